@@ -1,0 +1,87 @@
+# jax_core developer entry points. `make demo` and `make test` do all set-up on a fresh machine:
+# they find a Python >= 3.12 (tools/find_python.sh), build .venv, and pip install -e '.[dev]'.
+#
+#   make demo         run examples/demo.py
+#   make test         pytest + typecheck + verifytypes (everything CI runs)
+#   make pytest       the test suite
+#   make typecheck    mypy and pyright, strict, on jax_core (also: make mypy / make pyright)
+#   make verifytypes  pyright --verifytypes jax_core must report 100% completeness
+#   make bench        bench/run.py; builds .venv-jax (real jax, the oracle) on first use
+#   make lint         ruff (not part of test)
+#   make venv         only the set-up
+
+.DEFAULT_GOAL := test
+MAKEFLAGS += --no-print-directory
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PIP_NO_INPUT := 1
+
+VENV     := .venv
+PY       := $(VENV)/bin/python
+STAMP    := $(VENV)/.installed-dev
+JAX_VENV := .venv-jax
+JAX_PIN  := jax==0.12.0.1
+JAX_STAMP := $(JAX_VENV)/.installed-jax
+
+# `runs DIR` is "ok" when DIR/bin/python runs and is >= 3.12; a venv that fails it (moved, or its
+# base Python removed) is rebuilt. `make_venv DIR` (re)creates DIR with the interpreter found.
+runs = $(shell $(1)/bin/python -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && echo ok)
+define make_venv
+	@if [ "$(call runs,$(1))" != ok ]; then \
+	  py=$$(sh tools/find_python.sh) || exit 1; \
+	  echo "==> creating $(1) with $$py"; \
+	  rm -rf $(1) && "$$py" -m venv $(1); \
+	fi
+endef
+
+.PHONY: test demo bench pytest typecheck mypy pyright verifytypes lint venv clean FORCE
+
+test: pytest typecheck verifytypes
+
+venv: $(STAMP)
+
+# Re-install when the metadata changes; FORCE when the venv no longer runs.
+$(STAMP): pyproject.toml setup.py $(if $(call runs,$(VENV)),,FORCE)
+	$(call make_venv,$(VENV))
+	@echo "==> pip install -e '.[dev]' into $(VENV)"
+	@$(PY) -m pip install -qq -e '.[dev]'
+	@touch $@
+
+$(JAX_STAMP): $(if $(call runs,$(JAX_VENV)),,FORCE)
+	$(call make_venv,$(JAX_VENV))
+	@echo "==> pip install $(JAX_PIN) into $(JAX_VENV)"
+	@$(JAX_VENV)/bin/python -m pip install -qq '$(JAX_PIN)'
+	@touch $@
+
+demo: $(STAMP)
+	@$(PY) examples/demo.py
+
+pytest: $(STAMP)
+	@echo "==> pytest"
+	@$(PY) -m pytest
+
+typecheck: mypy pyright
+
+mypy: $(STAMP)
+	@echo "==> mypy (strict) jax_core"
+	@$(VENV)/bin/mypy
+
+pyright: $(STAMP)
+	@echo "==> pyright (strict) jax_core"
+	@$(VENV)/bin/pyright
+
+verifytypes: $(STAMP)
+	@echo "==> pyright --verifytypes jax_core"
+	@$(PY) tools/check_verifytypes.py
+
+bench: $(STAMP) $(JAX_STAMP)
+	@test -f bench/run.py || { echo "bench/run.py not written yet" >&2; exit 1; }
+	@$(PY) bench/run.py
+
+lint: $(STAMP)
+	@$(VENV)/bin/ruff check .
+	@$(VENV)/bin/ruff format --check .
+
+clean:
+	rm -rf build dist *.egg-info .mypy_cache .pytest_cache .ruff_cache .hypothesis
+
+FORCE:

@@ -1,0 +1,155 @@
+"""Abstract values: what tracing knows about an array (shape, dtype, weak type)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from jax_core._src import dtypes
+
+
+class ShapedArray:
+    """The abstract value of an array: its shape, dtype and weak-type flag."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+    weak_type: bool
+
+    def __init__(self, shape: tuple[int, ...], dtype: np.dtype[Any], weak_type: bool = False) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self.weak_type = weak_type
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def update(
+        self,
+        shape: tuple[int, ...] | None = None,
+        dtype: np.dtype[Any] | None = None,
+        weak_type: bool | None = None,
+    ) -> ShapedArray:
+        """A copy with some fields replaced."""
+        return ShapedArray(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def strip_weak_type(self) -> ShapedArray:
+        """The same aval with a strong dtype."""
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def str_short(self) -> str:
+        """The jaxpr spelling, e.g. ``f32[3,4]``."""
+        return f"{dtypes.short_dtype_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is ShapedArray
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.dtype.name}[{','.join(map(str, self.shape))}]{weak})"
+
+    def __str__(self) -> str:
+        return f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
+
+
+AVAL_SCALAR_TYPES: Final = (bool, int, float, complex)
+
+
+def canonical_shape(shape: Any, context: str) -> tuple[int, ...]:
+    """Converts a user shape (an int or a sequence of ints) to a tuple, with JAX's error."""
+    from jax_core._src.core.trace import Tracer
+
+    seq = (shape,) if isinstance(shape, (int, np.integer)) or _is_index_like(shape) else shape
+    try:
+        items = list(seq)
+    except TypeError:
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
+        ) from None
+    out: list[int] = []
+    for d in items:
+        if isinstance(d, Tracer):
+            d.concretization_error(context)
+        try:
+            out.append(int(d.__index__()))
+        except (AttributeError, TypeError):
+            raise TypeError(
+                f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
+            ) from None
+        if out[-1] < 0:
+            raise TypeError(f"{context}: shape dimensions must be non-negative, got {tuple(items)}.")
+    return tuple(out)
+
+
+def _is_index_like(x: object) -> bool:
+    from jax_core._src.core.trace import Tracer
+
+    return isinstance(x, Tracer) and x.ndim == 0
+
+
+class ShapeDtypeStruct:
+    """A shape and dtype (and optionally a sharding) standing in for an array argument.
+
+    Pass it to ``jit(f).lower``/``.trace``/``.eval_shape`` or ``eval_shape`` to work with
+    abstract arguments; ``eval_shape`` returns its results as these.
+    """
+
+    __slots__ = ("shape", "dtype", "sharding", "weak_type")
+
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+
+    def __init__(self, shape: Any, dtype: Any, *, sharding: Any = None, weak_type: bool = False) -> None:
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = dtypes.canonicalize_dtype(dtype)
+        self.sharding = sharding
+        self.weak_type = weak_type
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShapeDtypeStruct)
+            and (self.shape, self.dtype, self.sharding, self.weak_type)
+            == (other.shape, other.dtype, other.sharding, other.weak_type)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def to_aval(self) -> ShapedArray:
+        """The abstract value."""
+        return ShapedArray(self.shape, self.dtype, self.weak_type)

@@ -1,0 +1,313 @@
+"""The jaxpr IR (variables, literals, equations, jaxprs) and its text format.
+
+Grammar, as JAX prints it::
+
+    jaxpr ::= { lambda constvar* ; invar* . let eqn* in ( outvar* ) }
+    eqn   ::= outvar* = primitive [ param=value* ] atom*
+    atom  ::= var | literal            (a literal prints as ``2.0:f32[]``)
+
+``eval_jaxpr`` interprets a jaxpr by binding each equation's primitive, so it is
+itself traceable.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.source_info import SourceInfo
+from jax_core._src.lib import pretty_printer as pp
+
+_var_ids = itertools.count()
+
+
+class Var:
+    """A jaxpr variable: an aval and an identity (names are assigned when printing)."""
+
+    __slots__ = ("aval", "_id")
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+        self._id = next(_var_ids)
+
+    def __repr__(self) -> str:
+        return f"Var(id={self._id}):{self.aval.str_short()}"
+
+
+class Literal:
+    """A scalar constant written inline in a jaxpr."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray) -> None:
+        self.val = val
+        self.aval = aval
+
+    def text(self) -> str:
+        """The literal as JAX prints it, e.g. ``2.0:f32[]``."""
+        val = self.val.item() if isinstance(self.val, (np.ndarray, np.generic)) else self.val
+        return f"{val}:{self.aval.str_short()}"
+
+    def __repr__(self) -> str:
+        return f"Literal({self.text()})"
+
+
+Atom = Var | Literal
+
+
+class JaxprEqn:
+    """One equation: ``outvars = primitive[params] invars``."""
+
+    __slots__ = ("invars", "outvars", "primitive", "params", "source_info")
+
+    def __init__(
+        self,
+        invars: list[Atom],
+        outvars: list[Var],
+        primitive: Primitive,
+        params: dict[str, Any],
+        source_info: SourceInfo | None,
+    ) -> None:
+        self.invars = invars
+        self.outvars = outvars
+        self.primitive = primitive
+        self.params = params
+        self.source_info = source_info
+
+    def __repr__(self) -> str:
+        return pp.format(pp_eqn(self, _NameContext()), 80)
+
+
+class Jaxpr:
+    """A function in the IR: constant and input variables, equations, outputs."""
+
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "__weakref__")
+
+    def __init__(
+        self,
+        constvars: list[Var],
+        invars: list[Var],
+        outvars: list[Atom],
+        eqns: list[JaxprEqn],
+    ) -> None:
+        self.constvars = constvars
+        self.invars = invars
+        self.outvars = outvars
+        self.eqns = eqns
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        """The avals of the inputs."""
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        """The avals of the outputs."""
+        return [v.aval for v in self.outvars]
+
+    def pretty_print(self, width: int = 80) -> str:
+        """The jaxpr in JAX's text format."""
+        return pp.format(pp_jaxpr(self, _NameContext()), width)
+
+    def __str__(self) -> str:
+        return self.pretty_print()
+
+    __repr__ = __str__
+
+
+class ClosedJaxpr:
+    """A jaxpr together with the values of its constant variables."""
+
+    __slots__ = ("jaxpr", "consts", "__weakref__")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]) -> None:
+        assert len(jaxpr.constvars) == len(consts)
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        """The avals of the inputs."""
+        return self.jaxpr.in_avals
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        """The avals of the outputs."""
+        return self.jaxpr.out_avals
+
+    @property
+    def eqns(self) -> list[JaxprEqn]:
+        """The equations."""
+        return self.jaxpr.eqns
+
+    def pretty_print(self, width: int = 80) -> str:
+        """The jaxpr in JAX's text format."""
+        return self.jaxpr.pretty_print(width)
+
+    def __str__(self) -> str:
+        return self.jaxpr.pretty_print()
+
+    __repr__ = __str__
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
+    """Evaluates ``jaxpr`` by binding each primitive in the current trace."""
+    env: dict[Var, Any] = {}
+
+    def read(a: Atom) -> Any:
+        return a.val if isinstance(a, Literal) else env[a]
+
+    for v, x in zip(jaxpr.constvars, consts, strict=True):
+        env[v] = x
+    for v, x in zip(jaxpr.invars, args, strict=True):
+        env[v] = x
+    for eqn in jaxpr.eqns:
+        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = [outs]
+        for v, x in zip(eqn.outvars, outs, strict=True):
+            env[v] = x
+    return [read(a) for a in jaxpr.outvars]
+
+
+# ---------------------------------------------------------------------------
+# Printing (the same document structure JAX builds, so the text matches).
+
+
+def _alphabetic(n: int) -> str:
+    s = ""
+    while not s or n:
+        n, i = divmod(n, 26)
+        s = chr(97 + i) + s
+    return s
+
+
+class _NameContext:
+    __slots__ = ("names", "_count")
+
+    def __init__(self) -> None:
+        self.names: dict[Var, str] = {}
+        self._count = 0
+
+    def name(self, v: Var) -> str:
+        name = self.names.get(v)
+        if name is None:
+            name = self.names[v] = _alphabetic(self._count)
+            self._count += 1
+        return name
+
+    def suggest(self, for_vars: Sequence[Atom], like_vars: Sequence[Atom]) -> None:
+        used: set[Var] = set()
+        for for_v, like_v in zip(for_vars, like_vars):
+            if isinstance(like_v, Var) and like_v not in used and isinstance(for_v, Var) and for_v not in self.names:
+                used.add(like_v)
+                self.names[for_v] = self.name(like_v)
+
+
+def _join(sep: pp.Doc, docs: Sequence[pp.Doc]) -> pp.Doc:
+    parts: list[pp.Doc] = []
+    for i, d in enumerate(docs):
+        if i:
+            parts.append(sep)
+        parts.append(d)
+    return pp.concat(parts)
+
+
+def _pp_atom(a: Atom, ctx: _NameContext) -> str:
+    return a.text() if isinstance(a, Literal) else ctx.name(a)
+
+
+def _pp_vars(vs: Sequence[Atom], ctx: _NameContext, *, separator: str = "", shapes: bool = False) -> pp.Doc:
+    docs = [
+        pp.text(_pp_atom(v, ctx) + (":" + v.aval.str_short() if shapes else "")) for v in vs
+    ]
+    return pp.nest(2, pp.group(_join(pp.concat([pp.text(separator), pp.group(pp.brk())]), docs)))
+
+
+def _pp_param(k: str, v: Any, ctx: _NameContext) -> pp.Doc:
+    if isinstance(v, ClosedJaxpr):
+        doc = pp_jaxpr(v.jaxpr, ctx)
+    elif isinstance(v, Jaxpr):
+        doc = pp_jaxpr(v, ctx)
+    elif isinstance(v, np.dtype):
+        doc = pp.text(v.name)
+    else:
+        doc = pp.text(str(v))
+    return pp.concat([pp.text(f"{k}="), doc])
+
+
+def _pp_params(items: Sequence[tuple[str, Any]], ctx: _NameContext) -> pp.Doc:
+    if not items:
+        return pp.nil()
+    return pp.group(
+        pp.concat(
+            [
+                pp.nest(2, pp.concat([pp.text("["), pp.brk(""), _join(pp.brk(), [_pp_param(k, v, ctx) for k, v in items])])),
+                pp.brk(""),
+                pp.text("]"),
+            ]
+        )
+    )
+
+
+ParamsOrder = Callable[[JaxprEqn], Sequence[str]]
+
+
+def pp_eqn(eqn: JaxprEqn, ctx: _NameContext) -> pp.Doc:
+    """The document for one equation."""
+    lhs = _pp_vars(eqn.outvars, ctx, shapes=True)
+    inner = eqn.params.get("jaxpr")
+    if isinstance(inner, ClosedJaxpr):
+        # A call's inner variables print with the names of the outer ones they alias.
+        ctx.suggest(inner.jaxpr.invars, eqn.invars)
+        ctx.suggest(inner.jaxpr.outvars, eqn.outvars)
+    order = sorted(eqn.params, key=lambda k: (k != "name", k))
+    rhs = [
+        pp.text(eqn.primitive.name),
+        _pp_params([(k, eqn.params[k]) for k in order], ctx),
+        pp.concat([pp.text(" "), _pp_vars(eqn.invars, ctx)]),
+    ]
+    if eqn.outvars:
+        return pp.concat([lhs, pp.text(" = "), *rhs])
+    return pp.concat(rhs)
+
+
+def pp_jaxpr(jaxpr: Jaxpr, ctx: _NameContext) -> pp.Doc:
+    """The document for a jaxpr."""
+    constvars = _pp_vars(jaxpr.constvars, ctx, shapes=True)
+    invars = _pp_vars(jaxpr.invars, ctx, shapes=True)
+    eqns = _join(pp.brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
+    outvars = pp.concat(
+        [
+            pp.text("("),
+            _pp_vars(jaxpr.outvars, ctx, separator=","),
+            pp.text(")" if len(jaxpr.outvars) != 1 else ",)"),
+        ]
+    )
+    body = pp.concat(
+        [
+            pp.text("{ "),
+            pp.text("lambda "),
+            constvars,
+            pp.text("; "),
+            invars,
+            pp.text(". "),
+            pp.text("let"),
+            pp.nest(2, pp.concat([pp.brk(), eqns])),
+            pp.brk(),
+            pp.text("in "),
+            outvars,
+        ]
+    )
+    return pp.concat([pp.group(pp.nest(2, body)), pp.text(" }")])
+
+
+def literal_aval(val: Any) -> ShapedArray:
+    """The aval of a Python or NumPy scalar used as a literal."""
+    return ShapedArray((), dtypes.dtype(val, canonicalize=True), dtypes.is_weakly_typed(val))

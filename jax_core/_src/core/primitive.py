@@ -1,0 +1,128 @@
+"""``Primitive``: an operation the system knows, and ``Rules``: everything it knows about it.
+
+Each primitive holds all of its rules in one ``Rules`` record (abstract evaluation,
+lowering, and the transformation rules), registered with one ``def_rules`` call in
+the module that defines the primitive. A rule left as ``None`` is unsupported, and
+using it raises an error naming the primitive and the transformation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from jax_core._src.core.avals import ShapedArray
+
+if TYPE_CHECKING:
+    from jax_core._src.lowering.context import LoweringRuleContext
+    from jaxlib.mlir import ir
+
+
+class AbstractEvalRule(Protocol):
+    """Computes the output aval(s) of a primitive from its input avals and params."""
+
+    def __call__(self, *avals: ShapedArray, **params: Any) -> ShapedArray | Sequence[ShapedArray]: ...
+
+
+class LowerRule(Protocol):
+    """Emits StableHLO for one application of a primitive; returns its result value(s)."""
+
+    def __call__(
+        self, ctx: LoweringRuleContext, *args: ir.Value, **params: Any
+    ) -> ir.Value | Sequence[ir.Value]: ...
+
+
+TransformRule = Callable[..., Any]
+"""A jvp, transpose or batching rule (their precise shapes live with the transformations)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rules:
+    """All the rules of one primitive. ``None`` means the primitive does not support it."""
+
+    abstract_eval: AbstractEvalRule
+    lower: LowerRule | None = None
+    impl: Callable[..., Any] | None = None
+    jvp: TransformRule | None = None
+    transpose: TransformRule | None = None
+    batch: TransformRule | None = None
+
+
+_ImplHook = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]
+_default_impl: list[_ImplHook] = []
+
+
+def set_default_impl(impl: _ImplHook) -> None:
+    """Installs eager evaluation for primitives without their own ``impl`` (the runtime does)."""
+    _default_impl[:] = [impl]
+
+
+_registry: dict[str, Primitive] = {}
+
+
+def all_primitives() -> Iterator[Primitive]:
+    """Every primitive created so far, in creation order."""
+    return iter(list(_registry.values()))
+
+
+class Primitive:
+    """A named operation; ``bind`` applies it in whatever trace is current."""
+
+    __slots__ = ("name", "multiple_results", "_rules")
+
+    def __init__(self, name: str, *, multiple_results: bool = False) -> None:
+        self.name = name
+        self.multiple_results = multiple_results
+        self._rules: Rules | None = None
+        _registry.setdefault(name, self)
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def def_rules(self, rules: Rules) -> Rules:
+        """Registers this primitive's rules (once, where the primitive is defined)."""
+        if self._rules is not None:
+            raise ValueError(f"rules for primitive '{self.name}' are already defined")
+        self._rules = rules
+        return rules
+
+    @property
+    def rules(self) -> Rules:
+        """The registered rules."""
+        if self._rules is None:
+            raise NotImplementedError(f"primitive '{self.name}' has no rules registered")
+        return self._rules
+
+    def rule(self, kind: str) -> Callable[..., Any]:
+        """The rule named ``kind`` (e.g. ``"jvp"``); raises naming the primitive if missing."""
+        fn: Callable[..., Any] | None = getattr(self.rules, kind)
+        if fn is None:
+            raise NotImplementedError(
+                f"Differentiation rule for '{self.name}' not implemented"
+                if kind in ("jvp", "transpose")
+                else f"The '{kind}' rule for primitive '{self.name}' is not implemented"
+            )
+        return fn
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Applies the primitive to ``args`` in the current trace."""
+        from jax_core._src.core.trace import current_trace
+
+        return current_trace().process_primitive(self, args, params)
+
+    def abstract_eval(self, *avals: ShapedArray, **params: Any) -> list[ShapedArray]:
+        """The output avals, always as a list."""
+        out = self.rules.abstract_eval(*avals, **params)
+        if self.multiple_results:
+            assert not isinstance(out, ShapedArray)
+            return list(out)
+        assert isinstance(out, ShapedArray)
+        return [out]
+
+    def impl(self, *args: Any, **params: Any) -> Any:
+        """Evaluates the primitive eagerly on concrete values."""
+        own = self.rules.impl
+        if own is not None:
+            return own(*args, **params)
+        return _default_impl[0](self, args, params)

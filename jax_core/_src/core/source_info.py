@@ -1,0 +1,59 @@
+"""Where user code was when a value was made: cheap to capture, formatted only on error."""
+
+from __future__ import annotations
+
+import os
+import sys
+from types import CodeType
+from typing import Final
+
+_PKG_DIR: Final = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_STDLIB_CONTEXTLIB: Final = os.path.dirname(os.__file__)
+
+
+class SourceInfo:
+    """A user frame: its code object and instruction offset, formatted lazily."""
+
+    __slots__ = ("code", "lasti", "lineno")
+
+    def __init__(self, code: CodeType, lasti: int, lineno: int) -> None:
+        self.code = code
+        self.lasti = lasti
+        self.lineno = lineno
+
+    def location(self) -> str:
+        """``file:line:col (function)``, as JAX prints it."""
+        col = _column(self.code, self.lasti)
+        col_part = f":{col}" if col is not None else ""
+        return f"{self.code.co_filename}:{self.lineno}{col_part} ({self.code.co_name})"
+
+
+def _column(code: CodeType, lasti: int) -> int | None:
+    for i, (_, _, col, _) in enumerate(code.co_positions()):
+        if i == lasti // 2:
+            return col
+    return None
+
+
+def _is_internal(filename: str) -> bool:
+    return filename.startswith(_PKG_DIR) or filename.startswith(_STDLIB_CONTEXTLIB)
+
+
+def user_frame() -> SourceInfo | None:
+    """The innermost frame outside jax_core and the standard library, if any."""
+    frame = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
+    while frame is not None:
+        code = frame.f_code
+        if not _is_internal(code.co_filename):
+            return SourceInfo(code, frame.f_lasti, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def function_location(fun: object) -> str:
+    """``name at file:line`` for a Python function (used in "while tracing" messages)."""
+    name = getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
+    code = getattr(fun, "__code__", None)
+    if isinstance(code, CodeType):
+        return f"{getattr(fun, '__name__', name)} at {code.co_filename}:{code.co_firstlineno}"
+    return str(name)

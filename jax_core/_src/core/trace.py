@@ -1,0 +1,210 @@
+"""Traces and tracers, and the current-trace context every ``bind`` consults.
+
+The current trace lives in a thread-local slot, not a level stack: a
+transformation installs its trace with ``set_current_trace`` while it runs the
+user function, and ``Primitive.bind`` hands every application to it. Outside any
+transformation the current trace is the ``EvalTrace``, which computes eagerly.
+"""
+
+from __future__ import annotations
+
+import abc
+import contextlib
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any, NoReturn
+
+import numpy as np
+
+from jax_core._src.basearray import Array
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.errors import (
+    ConcretizationTypeError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    UnexpectedTracerError,
+)
+from jax_core._src.core.primitive import Primitive
+
+
+class Trace(abc.ABC):
+    """An interpreter of primitives: eager evaluation, staging, and (later) transformations."""
+
+    __slots__ = ("__weakref__",)
+
+    @abc.abstractmethod
+    def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        """Applies ``primitive`` to ``args`` (values or tracers) under this trace."""
+
+    def is_live(self) -> bool:
+        """Whether tracers of this trace may still be used."""
+        return True
+
+    def describe(self) -> str:
+        """What this trace is for, used in error messages."""
+        return type(self).__name__
+
+
+class Tracer(Array):
+    """A value standing for an array while a function is being transformed.
+
+    Tracers are ``Array`` instances, so ``isinstance(x, jax_core.Array)`` holds under
+    every transformation. Converting one to a concrete Python value raises an error
+    that says where it became a tracer.
+    """
+
+    __slots__ = ("_trace",)
+
+    def __init__(self, trace: Trace) -> None:
+        self._trace = trace
+
+    @property
+    @abc.abstractmethod
+    def aval(self) -> ShapedArray:
+        """The abstract value this tracer stands for."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.aval.dtype
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    def provenance(self) -> str:
+        """Explains where this value became a tracer (overridden by traces that know)."""
+        return ""
+
+    def concretization_error(self, context: str) -> NoReturn:
+        """Raises ``ConcretizationTypeError`` for a use that needed a concrete value."""
+        raise ConcretizationTypeError(
+            "Abstract tracer value encountered where concrete value is expected: "
+            f"traced array with shape {self.aval}\n{context}\n{self.provenance()}"
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.aval})"
+
+    def __bool__(self) -> bool:
+        raise TracerBoolConversionError(
+            f"Attempted boolean conversion of traced array with shape {self.aval}.\n"
+            f"{self.provenance()}"
+        )
+
+    def _scalar_conversion(self, name: str) -> NoReturn:
+        self.concretization_error(
+            f"The problem arose with the `{name}` function. If trying to convert the data type "
+            f"of a value, try using `x.astype({name})` or `jnp.array(x, {name})` instead."
+        )
+
+    def __int__(self) -> int:
+        self._scalar_conversion("int")
+
+    def __float__(self) -> float:
+        self._scalar_conversion("float")
+
+    def __complex__(self) -> complex:
+        self._scalar_conversion("complex")
+
+    def __index__(self) -> int:
+        raise TracerIntegerConversionError(
+            f"The __index__() method was called on traced array with shape {self.aval}.\n"
+            f"{self.provenance()}"
+        )
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        raise TracerArrayConversionError(
+            f"The numpy.ndarray conversion method __array__() was called on traced array "
+            f"with shape {self.aval}.\n{self.provenance()}"
+        )
+
+    def __iter__(self) -> Iterator[Any]:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError(f"Tracer {self!r} cannot be pickled")
+
+    def __setitem__(self, key: Any, value: Any) -> NoReturn:
+        raise TypeError(
+            "JAX arrays are immutable and do not support in-place item assignment. Instead of "
+            "x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+            "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
+        )
+
+
+def escaped_tracer_error(tracer: Tracer) -> NoReturn:
+    """Raises ``UnexpectedTracerError`` for a tracer used after its trace ended."""
+    raise UnexpectedTracerError(
+        "Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
+        f"allowing for a reference to an intermediate value with type {tracer.aval} wrapped in "
+        f"a {tracer._trace.describe()} to escape the scope of the transformation.\n"
+        "JAX transformations require that functions explicitly return their outputs, and "
+        f"disallow saving intermediate values to global state.\n{tracer.provenance()}"
+    )
+
+
+class EvalTrace(Trace):
+    """Eager evaluation: each primitive runs now, on concrete values."""
+
+    __slots__ = ()
+
+    def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        for a in args:
+            if isinstance(a, Tracer):
+                if not a._trace.is_live():
+                    escaped_tracer_error(a)
+                a.concretization_error(
+                    f"The problem arose with the `{primitive.name}` primitive, evaluated eagerly "
+                    "(e.g. under `ensure_compile_time_eval`) on a traced value."
+                )
+        return primitive.impl(*args, **params)
+
+    def describe(self) -> str:
+        return "EvalTrace"
+
+
+eval_trace = EvalTrace()
+
+
+class _TraceState(threading.local):
+    trace: Trace = eval_trace
+
+
+_state = _TraceState()
+
+
+def current_trace() -> Trace:
+    """The trace that ``bind`` hands primitives to in this thread."""
+    return _state.trace
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace) -> Iterator[None]:
+    """Makes ``trace`` current for the duration of a ``with`` block."""
+    prev = _state.trace
+    _state.trace = trace
+    try:
+        yield
+    finally:
+        _state.trace = prev
+
+
+def ensure_compile_time_eval() -> contextlib.AbstractContextManager[None]:
+    """Evaluates operations on concrete values eagerly, even while tracing under ``jit``.
+
+    Inside the block, ``jnp.arange(3) + 1`` is computed now instead of being staged
+    into the jaxpr, so the result can feed Python control flow or shapes.
+    """
+    return set_current_trace(eval_trace)
+
+
+def is_concrete(x: object) -> bool:
+    """Whether ``x`` has a value known now (not a tracer)."""
+    return not isinstance(x, Tracer)

@@ -1,0 +1,1 @@
+"""Interpreters of jaxprs and traces: staging (jit), and later jvp, transpose, batching."""

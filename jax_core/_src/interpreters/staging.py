@@ -1,0 +1,262 @@
+"""Staging: the trace that records primitives into a jaxpr (omnistaging, seed 001).
+
+While a ``JaxprTrace`` is current, every ``bind`` — including ones whose inputs are
+all concrete, like ``jnp.arange(3)`` — is recorded as an equation instead of being
+evaluated. Values from outside the function (concrete arrays, or tracers of an
+enclosing trace) become constant variables; Python and NumPy scalars become literals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, literal_aval, pp_eqn
+from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.source_info import function_location, user_frame
+from jax_core._src.core.trace import Trace, Tracer, escaped_tracer_error, set_current_trace
+from jax_core._src.core import jaxpr as jaxpr_mod
+from jax_core._src.lib import pretty_printer as pp
+
+
+@dataclasses.dataclass(frozen=True)
+class DebugInfo:
+    """What is being traced, for error messages: the function, why, and its argument names."""
+
+    traced_for: str
+    fun: Callable[..., Any] | None
+    arg_names: Sequence[str] | None = None
+
+    def where(self) -> str:
+        """``the function f at file.py:3 for jit``."""
+        return f"the function {function_location(self.fun)} for {self.traced_for}"
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""
+    if isinstance(x, Tracer):
+        return x.aval
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray):
+        return aval
+    if isinstance(x, (bool, int, float, complex, np.generic)) and not isinstance(x, np.str_):
+        return ShapedArray((), dtypes.dtype(x, canonicalize=True), dtypes.is_weakly_typed(x))
+    if isinstance(x, np.ndarray):
+        arr: np.ndarray[Any, Any] = x
+        return ShapedArray(arr.shape, dtypes.canonicalize_dtype(arr.dtype))
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        return get_aval(jax_array())
+    raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")
+
+
+class JaxprTracer(Tracer):
+    """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``)."""
+
+    __slots__ = ("_aval", "var")
+
+    _trace: JaxprTrace
+
+    def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None:
+        super().__init__(trace)
+        self._aval = aval
+        self.var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self._aval
+
+    def __repr__(self) -> str:
+        return f"JitTracer({self._aval})"
+
+    def provenance(self) -> str:
+        return self._trace.provenance(self.var)
+
+
+def _literal(x: Any) -> Literal | None:
+    """A literal for a concrete scalar (Python, NumPy, or a 0-d device array), else None."""
+    if isinstance(x, (bool, int, float, complex, np.generic)):
+        return Literal(x, literal_aval(x))
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        arr: np.ndarray[Any, Any] = x
+        return Literal(arr[()], ShapedArray((), dtypes.canonicalize_dtype(arr.dtype)))
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray) and aval.shape == () and hasattr(x, "_arrays"):
+        return Literal(np.asarray(x)[()], aval)
+    return None
+
+
+class JaxprTrace(Trace):
+    """Records primitives into a jaxpr while the traced function runs."""
+
+    __slots__ = ("debug", "invars", "eqns", "constvars", "consts", "_const_ids", "_producer", "_live")
+
+    def __init__(self, debug: DebugInfo) -> None:
+        self.debug = debug
+        self.invars: list[Var] = []
+        self.eqns: list[JaxprEqn] = []
+        self.constvars: list[Var] = []
+        self.consts: list[Any] = []
+        self._const_ids: dict[int, JaxprTracer] = {}
+        self._producer: dict[Var, JaxprEqn] = {}
+        self._live = True
+
+    def is_live(self) -> bool:
+        return self._live
+
+    def describe(self) -> str:
+        return "DynamicJaxprTracer"
+
+    def new_arg(self, aval: ShapedArray) -> JaxprTracer:
+        """A tracer for the next input of the function."""
+        var = Var(aval)
+        self.invars.append(var)
+        return JaxprTracer(self, aval, var)
+
+    def to_atom(self, x: Any) -> Atom:
+        """The jaxpr atom for an operand: its var, a literal, or a new constant variable."""
+        if isinstance(x, JaxprTracer) and x._trace is self:
+            return x.var
+        if isinstance(x, Tracer) and not x._trace.is_live():
+            escaped_tracer_error(x)
+        if not isinstance(x, Tracer):
+            lit = _literal(x)
+            if lit is not None:
+                return lit
+        return self.const_tracer(x).var
+
+    def const_tracer(self, x: Any) -> JaxprTracer:
+        """The tracer for a value captured from outside (deduplicated by identity)."""
+        known = self._const_ids.get(id(x))
+        if known is not None:
+            return known
+        aval = get_aval(x).strip_weak_type() if not isinstance(x, Tracer) else x.aval
+        if not isinstance(x, Tracer) and dtypes.is_weakly_typed(x):
+            aval = aval.update(weak_type=True)
+        var = Var(aval)
+        self.constvars.append(var)
+        self.consts.append(x)
+        tracer = JaxprTracer(self, aval, var)
+        self._const_ids[id(x)] = tracer
+        return tracer
+
+    def to_tracer(self, x: Any) -> JaxprTracer:
+        """``x`` as a tracer of this trace."""
+        if isinstance(x, JaxprTracer) and x._trace is self:
+            return x
+        if isinstance(x, Tracer) and not x._trace.is_live():
+            escaped_tracer_error(x)
+        return self.const_tracer(x)
+
+    def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        atoms = [self.to_atom(a) for a in args]
+        avals_out = primitive.abstract_eval(*(a.aval for a in atoms), **params)
+        outvars = [Var(a) for a in avals_out]
+        eqn = JaxprEqn(atoms, outvars, primitive, params, user_frame())
+        self.eqns.append(eqn)
+        for v in outvars:
+            self._producer[v] = eqn
+        outs = [JaxprTracer(self, a, v) for a, v in zip(avals_out, outvars)]
+        return outs if primitive.multiple_results else outs[0]
+
+    def finish(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        """Ends tracing; returns the closed jaxpr whose outputs are ``outs``."""
+        outvars = [self.to_atom(x) for x in outs]
+        for i, a in enumerate(outvars):
+            if isinstance(a, Literal):
+                # Outputs are always variables of the jaxpr's own type, never weak literals.
+                outvars[i] = self.const_tracer(np.asarray(a.val, a.aval.dtype)).var
+        self._live = False
+        jaxpr = Jaxpr(self.constvars, self.invars, list(outvars), self.eqns)
+        return ClosedJaxpr(jaxpr, self.consts)
+
+    # -- error provenance ---------------------------------------------------
+
+    def provenance(self, var: Var) -> str:
+        """Why ``var`` is not concrete: the arguments it depends on, or the ops that made it."""
+        if not self._live:
+            return self._leak_message(var)
+        where = f"The error occurred while tracing {self.debug.where()}."
+        arg_deps, eqns = self._dependencies(var)
+        if arg_deps:
+            names = self._arg_names(arg_deps)
+            what = (
+                f"the argument {names[0]}" if len(names) == 1 else "the arguments " + ", ".join(names)
+            )
+            return f"{where} This concrete value was not available in Python because it depends on the value of {what}."
+        lines: list[str] = []
+        ctx = jaxpr_mod._NameContext()  # pyright: ignore[reportPrivateUsage]
+        for eqn in eqns[-5:]:
+            loc = eqn.source_info.location() if eqn.source_info else "<unknown>"
+            lines.append(f"  operation {pp.format(pp_eqn(eqn, ctx), 200)}\n    from line {loc}")
+        return f"{where} This value became a tracer due to JAX operations on these lines:\n\n" + "\n\n".join(lines)
+
+    def _dependencies(self, var: Var) -> tuple[list[int], list[JaxprEqn]]:
+        arg_index = {v: i for i, v in enumerate(self.invars)}
+        args: set[int] = set()
+        eqns: list[JaxprEqn] = []
+        seen: set[Var] = set()
+        stack = [var]
+        while stack:
+            v = stack.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if v in arg_index:
+                args.add(arg_index[v])
+                continue
+            eqn = self._producer.get(v)
+            if eqn is None:
+                continue
+            if eqn not in eqns:
+                eqns.append(eqn)
+            stack.extend(a for a in eqn.invars if isinstance(a, Var))
+        eqns.sort(key=self.eqns.index)
+        return sorted(args), eqns
+
+    def _arg_names(self, indices: Sequence[int]) -> list[str]:
+        names = self.debug.arg_names
+        return [names[i] if names is not None and i < len(names) else f"#{i}" for i in indices]
+
+    def _leak_message(self, var: Var) -> str:
+        eqn = self._producer.get(var)
+        loc = eqn.source_info.location() if eqn is not None and eqn.source_info else None
+        created = (
+            f"The leaked intermediate value was created on line {loc}. "
+            if loc
+            else "The leaked value was an input or constant of the traced function."
+        )
+        rule = "-" * 30
+        return (
+            f"The function being traced when the value leaked was {function_location(self.debug.fun)} "
+            f"traced for {self.debug.traced_for}.\n{rule}\n{created}\n{rule}"
+        )
+
+
+def trace_to_jaxpr(
+    fun: Callable[..., Sequence[Any]],
+    in_avals: Sequence[ShapedArray],
+    debug: DebugInfo,
+) -> ClosedJaxpr:
+    """Stages ``fun`` (taking and returning flat lists of arrays) into a closed jaxpr."""
+    trace = JaxprTrace(debug)
+    args = [trace.new_arg(a) for a in in_avals]
+    try:
+        with set_current_trace(trace):
+            outs = fun(*args)
+        return trace.finish(outs)
+    finally:
+        trace._live = False  # pyright: ignore[reportPrivateUsage]
+
+
+def convert_constvars_to_invars(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
+    """Moves the constants of a closed jaxpr to leading inputs (closure conversion)."""
+    j = closed.jaxpr
+    return Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), list(closed.consts)
+
+

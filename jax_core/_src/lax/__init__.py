@@ -1,0 +1,1 @@
+"""lax: primitives and their rules, one block per primitive, grouped by op family."""

@@ -1,0 +1,223 @@
+"""Elementwise primitives: arithmetic, transcendental functions, logic, comparisons, select.
+
+Each primitive is one ``Rules`` registration; the op tables below keep the many
+one-line ops (same shape rule, one StableHLO op) in one readable place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.lax.base import (
+    DTypeRule,
+    broadcast_operands,
+    is_any,
+    is_float,
+    is_int,
+    is_int_or_bool,
+    is_number,
+    is_real_float,
+    lower_with,
+    naryop_abstract_eval,
+    unop_abstract_eval,
+)
+from jax_core._src.lib.mlir import chlo, hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+
+
+def _unop(name: str, accepts: DTypeRule, op: Callable[..., Any], result_dtype: Callable[[np.dtype[Any]], np.dtype[Any]] | None = None) -> Primitive:
+    prim = Primitive(name)
+    prim.def_rules(Rules(abstract_eval=unop_abstract_eval(name, accepts, result_dtype), lower=lower_with(op)))
+    return prim
+
+
+def _binop(name: str, accepts: DTypeRule, op: Callable[..., Any]) -> Primitive:
+    prim = Primitive(name)
+    prim.def_rules(Rules(abstract_eval=naryop_abstract_eval(name, accepts), lower=lower_with(op)))
+    return prim
+
+
+def _real_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
+    return np.dtype(np.float32) if d == np.complex64 else np.dtype(np.float64) if d == np.complex128 else d
+
+
+# -- unary ----------------------------------------------------------------------------
+neg_p = _unop("neg", is_number, hlo.negate)
+sign_p = _unop("sign", is_number, hlo.sign)
+floor_p = _unop("floor", is_real_float, hlo.floor)
+ceil_p = _unop("ceil", is_real_float, hlo.ceil)
+is_finite_p = _unop("is_finite", is_real_float, hlo.is_finite, lambda d: np.dtype(np.bool_))
+abs_p = _unop("abs", is_number, hlo.abs, _real_dtype)
+exp_p = _unop("exp", is_float, hlo.exponential)
+exp2_p = _unop("exp2", is_float, lambda x: hlo.exponential(hlo.multiply(x, _like(x, np.log(2)))))
+log_p = _unop("log", is_float, hlo.log)
+log1p_p = _unop("log1p", is_float, hlo.log_plus_one)
+expm1_p = _unop("expm1", is_float, hlo.exponential_minus_one)
+tanh_p = _unop("tanh", is_float, hlo.tanh)
+logistic_p = _unop("logistic", is_float, hlo.logistic)
+sin_p = _unop("sin", is_float, hlo.sine)
+cos_p = _unop("cos", is_float, hlo.cosine)
+tan_p = _unop("tan", is_float, hlo.tan)
+asin_p = _unop("asin", is_float, chlo.asin)
+acos_p = _unop("acos", is_float, chlo.acos)
+atan_p = _unop("atan", is_float, chlo.atan)
+sinh_p = _unop("sinh", is_float, chlo.sinh)
+cosh_p = _unop("cosh", is_float, chlo.cosh)
+asinh_p = _unop("asinh", is_float, chlo.asinh)
+acosh_p = _unop("acosh", is_float, chlo.acosh)
+atanh_p = _unop("atanh", is_float, chlo.atanh)
+sqrt_p = _unop("sqrt", is_float, hlo.sqrt)
+rsqrt_p = _unop("rsqrt", is_float, hlo.rsqrt)
+cbrt_p = _unop("cbrt", is_real_float, hlo.cbrt)
+erf_p = _unop("erf", is_real_float, chlo.erf)
+erf_inv_p = _unop("erf_inv", is_real_float, chlo.erf_inv)
+lgamma_p = _unop("lgamma", is_real_float, chlo.lgamma)
+digamma_p = _unop("digamma", is_real_float, chlo.digamma)
+not_p = _unop("not", is_int_or_bool, hlo.not_)
+population_count_p = _unop("population_count", is_int, hlo.popcnt)
+clz_p = _unop("clz", is_int, hlo.count_leading_zeros)
+real_p = _unop("real", lambda d: d.kind == "c", hlo.real, _real_dtype)
+imag_p = _unop("imag", lambda d: d.kind == "c", hlo.imag, _real_dtype)
+conj_p = _unop("conj", lambda d: d.kind == "c", lambda x: hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x))))
+
+
+def _like(x: ir.Value, value: float) -> ir.Value:
+    """A constant of ``x``'s tensor type filled with ``value``."""
+    t = ir.RankedTensorType(x.type)
+    elt = t.element_type
+    scalar = hlo.constant(ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], elt), ir.FloatAttr.get(elt, value)))
+    return hlo.broadcast_in_dim(t, scalar, [])
+
+
+# -- integer_pow and round carry params ------------------------------------------------
+def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value, *, y: int) -> ir.Value:
+    if y == 0:
+        aval = ctx.avals_out[0]
+        return hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
+    is_reciprocal = y < 0
+    n = -y if is_reciprocal else y
+    acc: ir.Value | None = None
+    base = x
+    while n:
+        if n & 1:
+            acc = base if acc is None else hlo.multiply(acc, base)
+        n >>= 1
+        if n:
+            base = hlo.multiply(base, base)
+    assert acc is not None
+    if is_reciprocal:
+        aval = ctx.avals_out[0]
+        one = hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
+        acc = hlo.divide(one, acc)
+    return acc
+
+
+integer_pow_p = Primitive("integer_pow")
+integer_pow_p.def_rules(Rules(abstract_eval=unop_abstract_eval("integer_pow", is_number), lower=_integer_pow_lower))
+
+
+def _round_lower(ctx: LoweringRuleContext, x: ir.Value, *, rounding_method: int) -> ir.Value:
+    return hlo.round_nearest_even(x) if rounding_method == 1 else hlo.round_nearest_afz(x)
+
+
+round_p = Primitive("round")
+round_p.def_rules(Rules(abstract_eval=unop_abstract_eval("round", is_real_float), lower=_round_lower))
+
+square_p = _unop("square", is_number, lambda x: hlo.multiply(x, x))
+
+# -- binary ---------------------------------------------------------------------------
+add_p = _binop("add", is_any, hlo.add)
+sub_p = _binop("sub", is_number, hlo.subtract)
+mul_p = _binop("mul", is_any, hlo.multiply)
+div_p = _binop("div", is_number, hlo.divide)
+rem_p = _binop("rem", is_number, hlo.remainder)
+pow_p = _binop("pow", is_float, hlo.power)
+max_p = _binop("max", is_any, hlo.maximum)
+min_p = _binop("min", is_any, hlo.minimum)
+atan2_p = _binop("atan2", is_float, hlo.atan2)
+nextafter_p = _binop("nextafter", is_real_float, chlo.next_after)
+and_p = _binop("and", is_int_or_bool, hlo.and_)
+or_p = _binop("or", is_int_or_bool, hlo.or_)
+xor_p = _binop("xor", is_int_or_bool, hlo.xor)
+shift_left_p = _binop("shift_left", is_int, hlo.shift_left)
+shift_right_arithmetic_p = _binop("shift_right_arithmetic", is_int, hlo.shift_right_arithmetic)
+shift_right_logical_p = _binop("shift_right_logical", is_int, hlo.shift_right_logical)
+
+
+def _complex_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    naryop_abstract_eval("complex", lambda d: d in (np.float32, np.float64))(x, y)
+    return ShapedArray(x.shape, np.dtype(np.complex64 if x.dtype == np.float32 else np.complex128), x.weak_type and y.weak_type)
+
+
+complex_p = Primitive("complex")
+complex_p.def_rules(Rules(abstract_eval=_complex_abstract_eval, lower=lower_with(hlo.complex)))
+
+
+# -- comparisons ----------------------------------------------------------------------
+def _compare(name: str, direction: str, accepts: DTypeRule = is_any) -> Primitive:
+    prim = Primitive(name)
+
+    def lower(ctx: LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
+        x, y = broadcast_operands(ctx, (x, y))
+        return hlo_util.compare(x, y, direction, ctx.avals_in[0].dtype)
+
+    prim.def_rules(Rules(abstract_eval=naryop_abstract_eval(name, accepts, np.dtype(np.bool_)), lower=lower))
+    return prim
+
+
+eq_p = _compare("eq", "EQ")
+ne_p = _compare("ne", "NE")
+lt_p = _compare("lt", "LT", lambda d: d.kind != "c")
+le_p = _compare("le", "LE", lambda d: d.kind != "c")
+gt_p = _compare("gt", "GT", lambda d: d.kind != "c")
+ge_p = _compare("ge", "GE", lambda d: d.kind != "c")
+
+
+# -- select_n -------------------------------------------------------------------------
+def _select_n_abstract_eval(which: ShapedArray, *cases: ShapedArray) -> ShapedArray:
+    if not cases:
+        raise TypeError("select_n must have at least one case")
+    if which.dtype != np.bool_ and not dtypes.issubdtype(which.dtype, np.integer):
+        raise TypeError(f"select_n `which` must be boolean or integer type, got {which.dtype.name}")
+    if which.dtype == np.bool_ and len(cases) > 2:
+        raise TypeError("select_n with a boolean `which` cannot have > 2 cases.")
+    if any(c.shape != cases[0].shape for c in cases[1:]):
+        raise TypeError(f"select_n cases must have the same shapes, got [{', '.join(str(c.shape) for c in cases)}].")
+    if any(c.dtype != cases[0].dtype for c in cases[1:]):
+        raise TypeError(f"select_n cases must have the same dtypes, got [{', '.join(c.dtype.name for c in cases)}].")
+    if which.shape and which.shape != cases[0].shape:
+        raise TypeError(
+            f"select_n `which` must be scalar or have the same shape as cases, got `which` shape {which.shape} but case shape {cases[0].shape}."
+        )
+    return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
+
+
+def _select_n_lower(ctx: LoweringRuleContext, which: ir.Value, *cases: ir.Value) -> ir.Value:
+    which_aval = ctx.avals_in[0]
+    out_aval = ctx.avals_out[0]
+    if which_aval.shape != out_aval.shape:
+        which = hlo_util.broadcast_in_dim(which, ShapedArray(out_aval.shape, which_aval.dtype), ())
+        which_aval = ShapedArray(out_aval.shape, which_aval.dtype)
+    return _select_tree(which, which_aval, list(cases), 0)
+
+
+def _select_tree(which: ir.Value, aval: ShapedArray, cases: list[ir.Value], offset: int) -> ir.Value:
+    if len(cases) == 1:
+        return cases[0]
+    if aval.dtype == np.bool_:
+        return hlo.select(which, cases[1], cases[0])
+    mid = len(cases) // 2
+    pivot = hlo_util.broadcast_in_dim(hlo_util.constant(np.asarray(offset + mid, aval.dtype)), aval, ())
+    pred = hlo_util.compare(which, pivot, "LT", aval.dtype)
+    return hlo.select(pred, _select_tree(which, aval, cases[:mid], offset), _select_tree(which, aval, cases[mid:], offset + mid))
+
+
+select_n_p = Primitive("select_n")
+select_n_p.def_rules(Rules(abstract_eval=_select_n_abstract_eval, lower=_select_n_lower))

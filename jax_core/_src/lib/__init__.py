@@ -1,0 +1,83 @@
+"""The one gateway to jaxlib: every jaxlib import in jax_core goes through here.
+
+Importing this module checks the jaxlib contract (seed 000, "jax and jaxlib
+versioning"): the installed jaxlib must be at least ``MINIMUM_JAXLIB_VERSION`` and
+its C++ extension must speak an API version in ``SUPPORTED_API_VERSIONS``. The
+version numbers are exposed so other modules can gate features on them.
+"""
+
+from __future__ import annotations
+
+import os
+
+# The C++ client logs INFO lines to stderr when it starts; keep user output clean.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+
+import jaxlib.version as _jaxlib_version  # noqa: E402
+
+from jax_core.version import (  # noqa: E402
+    MINIMUM_JAXLIB_VERSION as MINIMUM_JAXLIB_VERSION,
+    SUPPORTED_API_VERSIONS as SUPPORTED_API_VERSIONS,
+    __version__ as _jax_core_version,
+)
+
+_FIX = "pip install --upgrade 'jaxlib>={minimum},<0.13'"
+
+
+def _parse(version: str) -> tuple[int, ...]:
+    parts: list[int] = []
+    for piece in version.split("+")[0].split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def check_jaxlib_version(installed: str, api_version: int) -> tuple[int, ...]:
+    """Checks an installed jaxlib against jax_core's contract; returns its version tuple.
+
+    Raises ``ImportError`` (jaxlib too old) or ``RuntimeError`` (extension API
+    version unknown to this jax_core), naming both versions and the fix.
+    """
+    minimum = ".".join(map(str, MINIMUM_JAXLIB_VERSION))
+    fix = _FIX.format(minimum=minimum)
+    parsed = _parse(installed)
+    if parsed < MINIMUM_JAXLIB_VERSION:
+        raise ImportError(
+            f"jax_core {_jax_core_version} requires jaxlib >= {minimum}, but jaxlib "
+            f"{installed} is installed. Upgrade it with: {fix}"
+        )
+    if api_version not in SUPPORTED_API_VERSIONS:
+        lo, hi = min(SUPPORTED_API_VERSIONS), max(SUPPORTED_API_VERSIONS)
+        newer = api_version > hi
+        raise RuntimeError(
+            f"jax_core {_jax_core_version} supports jaxlib extension API versions "
+            f"{lo}..{hi}, but the installed jaxlib {installed} has API version "
+            f"{api_version} ({'newer' if newer else 'older'} than this jax_core knows). "
+            + (
+                f"Install a jaxlib this jax_core was tested with: {fix}"
+                if newer
+                else f"Upgrade jaxlib with: {fix}"
+            )
+        )
+    return parsed
+
+
+from jaxlib import xla_client as xla_client  # noqa: E402
+
+JAXLIB_VERSION: tuple[int, ...] = check_jaxlib_version(
+    _jaxlib_version._version,  # pyright: ignore[reportPrivateUsage]
+    xla_client._version,  # pyright: ignore[reportPrivateUsage]
+)
+"""The installed jaxlib's version, e.g. ``(0, 12, 0, 1)``."""
+
+API_VERSION: int = xla_client._version  # pyright: ignore[reportPrivateUsage]
+"""The installed jaxlib extension's API version (``xla_client._version``)."""
+
+from jaxlib import _jax as _jax  # noqa: E402
+from jaxlib import weakref_lru_cache as weakref_lru_cache  # noqa: E402
+from jaxlib import utils as utils  # noqa: E402
+
+pytree = _jax.pytree
+jax_jit = _jax.jax_jit

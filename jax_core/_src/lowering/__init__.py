@@ -1,0 +1,1 @@
+"""Lowering: jaxprs to StableHLO modules through jaxlib's MLIR bindings."""

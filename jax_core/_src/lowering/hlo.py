@@ -1,0 +1,81 @@
+"""Small StableHLO builders shared by lowering rules (constants, broadcasts, converts)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering.ir_types import aval_to_ir_type, dtype_to_ir_type
+
+_BITCAST_AS_UINT = {
+    np.dtype(ml_dtypes.bfloat16): np.dtype(np.uint16),
+    np.dtype(ml_dtypes.float8_e4m3fn): np.dtype(np.uint8),
+    np.dtype(ml_dtypes.float8_e5m2): np.dtype(np.uint8),
+}
+
+
+def _dense_attr(val: np.ndarray[Any, Any]) -> ir.DenseElementsAttr:
+    elt = dtype_to_ir_type(val.dtype)
+    shape = list(val.shape)
+    if val.dtype == np.bool_:
+        packed = np.packbits(np.ascontiguousarray(val).ravel(), bitorder="little")
+        return ir.DenseElementsAttr.get(packed, type=elt, shape=shape)
+    as_uint = _BITCAST_AS_UINT.get(val.dtype)
+    if as_uint is not None:
+        val = np.ascontiguousarray(val).view(as_uint)
+    return ir.DenseElementsAttr.get(np.ascontiguousarray(val), type=elt, shape=shape)
+
+
+def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value:
+    """A StableHLO constant; a uniform array is a scalar constant broadcast to its shape."""
+    arr = np.asarray(val, dtype=dtype)
+    if arr.ndim > 0 and arr.size > 1:
+        first = arr.reshape(-1)[:1]
+        if bool(np.all(arr == first[0])) and not np.isnan(first.astype(np.complex128)).any():
+            scalar = constant(first.reshape(()))
+            return broadcast_in_dim(scalar, ShapedArray(arr.shape, arr.dtype), ())
+    return hlo.constant(_dense_attr(arr))
+
+
+def broadcast_in_dim(x: ir.Value, aval_out: ShapedArray, dims: Sequence[int]) -> ir.Value:
+    """``stablehlo.broadcast_in_dim`` of ``x`` to ``aval_out``'s shape."""
+    return hlo.broadcast_in_dim(aval_to_ir_type(aval_out), x, list(dims))
+
+
+def convert(x: ir.Value, aval_in: ShapedArray, aval_out: ShapedArray) -> ir.Value:
+    """Converts element type; bool targets compare with zero (XLA's convert truncates)."""
+    if aval_in.dtype == aval_out.dtype:
+        return x
+    if aval_out.dtype == np.bool_ and aval_in.dtype != np.bool_:
+        zero = broadcast_in_dim(constant(np.zeros((), aval_in.dtype)), aval_in, ())
+        direction = "NE"
+        return compare(x, zero, direction, aval_in.dtype)
+    if np.issubdtype(aval_in.dtype, np.complexfloating) and not np.issubdtype(aval_out.dtype, np.complexfloating):
+        x = hlo.real(x)
+    return hlo.convert(aval_to_ir_type(aval_out), x)
+
+
+def compare(x: ir.Value, y: ir.Value, direction: str, operand_dtype: np.dtype[Any]) -> ir.Value:
+    """``stablehlo.compare`` with the comparison type chosen from the operand dtype."""
+    if np.issubdtype(operand_dtype, np.inexact) or operand_dtype in _BITCAST_AS_UINT:
+        kind = "FLOAT" if not np.issubdtype(operand_dtype, np.complexfloating) else "FLOAT"
+    elif operand_dtype == np.bool_ or np.issubdtype(operand_dtype, np.unsignedinteger):
+        kind = "UNSIGNED"
+    else:
+        kind = "SIGNED"
+    return hlo.compare(
+        x,
+        y,
+        hlo.ComparisonDirectionAttr.get(direction),
+        compare_type=hlo.ComparisonTypeAttr.get(kind),
+    )
+
+
+def i64_list(values: Sequence[int]) -> ir.DenseI64ArrayAttr:
+    """A dense i64 array attribute."""
+    return ir.DenseI64ArrayAttr.get(list(values))

@@ -1,0 +1,61 @@
+"""MLIR types for dtypes and avals; the MLIR context every lowering runs in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.lib.mlir import chlo, ir, mhlo, register_dialects, sdy
+
+
+def make_ir_context() -> ir.Context:
+    """A fresh MLIR context with the dialects StableHLO lowering needs."""
+    ctx = ir.Context()
+    registry = ir.DialectRegistry()
+    register_dialects(registry)
+    ctx.append_dialect_registry(registry)
+    ctx.load_all_available_dialects()
+    sdy.register_dialect(ctx)
+    mhlo.register_mhlo_dialect(ctx)
+    chlo.register_dialect(ctx)
+    return ctx
+
+
+def _float_types() -> dict[np.dtype[Any], Any]:
+    return {
+        np.dtype(np.float16): ir.F16Type.get,
+        np.dtype(np.float32): ir.F32Type.get,
+        np.dtype(np.float64): ir.F64Type.get,
+        np.dtype(ml_dtypes.bfloat16): ir.BF16Type.get,
+        np.dtype(ml_dtypes.float8_e4m3fn): ir.Float8E4M3FNType.get,
+        np.dtype(ml_dtypes.float8_e5m2): ir.Float8E5M2Type.get,
+    }
+
+
+def dtype_to_ir_type(dtype: np.dtype[Any]) -> ir.Type:
+    """The MLIR element type of a dtype (must be called inside a context)."""
+    if dtype == np.bool_:
+        return ir.IntegerType.get_signless(1)
+    if dtype.kind == "i":
+        return ir.IntegerType.get_signless(dtype.itemsize * 8)
+    if dtype.kind == "u":
+        return ir.IntegerType.get_unsigned(dtype.itemsize * 8)
+    if dtype in (np.dtype(ml_dtypes.int4),):
+        return ir.IntegerType.get_signless(4)
+    if dtype in (np.dtype(ml_dtypes.uint4),):
+        return ir.IntegerType.get_unsigned(4)
+    if dtype.kind == "c":
+        part = np.dtype(np.float32) if dtype == np.complex64 else np.dtype(np.float64)
+        return ir.ComplexType.get(dtype_to_ir_type(part))
+    make = _float_types().get(dtype)
+    if make is None:
+        raise NotImplementedError(f"dtype {dtype} is not supported by jax_core's lowering yet")
+    return make()
+
+
+def aval_to_ir_type(aval: ShapedArray) -> ir.RankedTensorType:
+    """The tensor type of an aval."""
+    return ir.RankedTensorType.get(list(aval.shape), dtype_to_ir_type(aval.dtype))

@@ -1,0 +1,1 @@
+"""Runtime: the PjRt client, device arrays, compilation and dispatch."""

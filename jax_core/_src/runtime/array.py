@@ -1,0 +1,238 @@
+"""``ArrayImpl``: the concrete device array, jaxlib's C++ array type with jax_core's surface.
+
+jaxlib's C++ ``ArrayImpl`` is what the C++ jit fast path accepts and returns, so
+jax_core uses that type itself and installs its Python surface on it (as JAX does),
+and registers it as a virtual subclass of ``jax_core.Array``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NoReturn, cast
+
+import numpy as np
+
+from jax_core._src import config, dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.lib import _jax
+from jax_core._src.runtime import client
+
+ArrayImpl: type[Any] = _jax.ArrayImpl
+"""The concrete device array type (jaxlib's C++ class with jax_core's methods)."""
+
+Array.register(ArrayImpl)
+
+_COPY = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
+
+
+def _to_numpy_canonical(x: Any) -> tuple[np.ndarray[Any, Any], bool]:
+    """Converts a host value to a NumPy array of its canonical dtype, and its weak flag."""
+    weak = dtypes.is_weakly_typed(x)
+    if isinstance(x, np.ndarray):
+        arr: np.ndarray[Any, Any] = x
+    elif isinstance(x, (bool, int, float, complex, np.generic)):
+        arr = np.asarray(x, dtypes.dtype(x, canonicalize=True))
+    else:
+        raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")
+    if arr.dtype == object or arr.dtype.kind in "USV" and arr.dtype != dtypes.float0:
+        raise TypeError(f"JAX only supports number and bool dtypes, got array with dtype {arr.dtype}")
+    canonical = dtypes.canonicalize_dtype(arr.dtype)
+    if arr.dtype != canonical:
+        if arr.dtype.kind in "iu" and arr.size and not np.can_cast(arr.dtype, canonical):
+            info = np.iinfo(canonical)
+            if arr.min() < info.min or arr.max() > info.max:
+                raise OverflowError(f"Python int too large to convert to {canonical}")
+        arr = arr.astype(canonical)
+    return arr, weak
+
+
+def device_put_host(x: Any, device: Any | None = None, *, committed: bool = False) -> Any:
+    """Copies a host value (NumPy array or scalar) to a device; returns an ``ArrayImpl``."""
+    arr, weak = _to_numpy_canonical(x)
+    dev = client.default_device() if device is None else device
+    aval = ShapedArray(arr.shape, arr.dtype, weak)
+    return _jax.batched_device_put(
+        aval,
+        client.single_device_sharding(dev),
+        [arr],
+        [dev],
+        committed,
+        False,
+        _COPY,
+        config.enable_x64.value,
+    )
+
+
+def _value(self: Any) -> np.ndarray[Any, Any]:
+    """The array's value on the host, assembled from all shards."""
+    cached: np.ndarray[Any, Any] | None = self._npy_value
+    if cached is not None:
+        return cached
+    shards: list[Any] = self._arrays
+    if len(shards) == 1 or self.is_fully_replicated:
+        out, _ = shards[0]._single_device_array_to_np_array_did_copy()
+        out = cast(np.ndarray[Any, Any], out)
+    else:
+        out = _assemble_shards(self)
+    out.flags.writeable = False
+    self._npy_value = out
+    return out
+
+
+def _assemble_shards(self: Any) -> np.ndarray[Any, Any]:
+    """Builds the global value from the addressable shards (jaxlib would return shard 0)."""
+    from jax_core._src.sharding import devices_indices_map
+
+    out = np.empty(self.shape, self.dtype)
+    index_map = devices_indices_map(self.sharding, self.shape)
+    for shard in self._arrays:
+        (dev,) = shard._sharding._device_assignment if hasattr(shard._sharding, "_device_assignment") else (shard.sharding._device,)
+        data, _ = shard._single_device_array_to_np_array_did_copy()
+        out[index_map[dev]] = data
+    return out
+
+
+def _array(self: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+    value = _value(self)
+    if copy is False and dtype is not None and np.dtype(dtype) != value.dtype:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    out = value if dtype is None else value.astype(dtype, copy=False)
+    return out.copy() if copy else out
+
+
+def _repr(self: Any) -> str:
+    prefix = "Array("
+    if self.is_deleted():
+        return f"{prefix}<deleted>, shape={self.shape}, dtype={self.dtype.name})"
+    dtype_str = f"dtype={self.dtype.name}" + (", weak_type=True)" if self.aval.weak_type else ")")
+    line_width = int(np.get_printoptions()["linewidth"])
+    if self.size == 0:
+        s = f"[], shape={self.shape}"
+    else:
+        s = np.array2string(_value(self), prefix=prefix, suffix=",", separator=", ", max_line_width=line_width)
+    last_line_len = len(s) - s.rfind("\n") + 1
+    sep = " "
+    if last_line_len + len(dtype_str) + 1 > line_width:
+        sep = " " * len(prefix)
+    return f"{prefix}{s},{sep}{dtype_str}"
+
+
+def _check_scalar(self: Any, what: str) -> None:
+    if self.size != 1:
+        raise TypeError(f"only length-1 arrays can be converted to Python scalars ({what})")
+
+
+def _bool(self: Any) -> bool:
+    if self.size != 1:
+        raise ValueError(
+            f"The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+        )
+    return bool(_value(self))
+
+
+def _int(self: Any) -> int:
+    _check_scalar(self, "int")
+    return int(_value(self).reshape(()))
+
+
+def _float(self: Any) -> float:
+    _check_scalar(self, "float")
+    return float(_value(self).reshape(()))
+
+
+def _complex(self: Any) -> complex:
+    _check_scalar(self, "complex")
+    return complex(_value(self).reshape(()))
+
+
+def _index(self: Any) -> int:
+    if self.shape != () or not (np.issubdtype(self.dtype, np.integer) or self.dtype == np.bool_):
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    return int(_value(self))
+
+
+def _item(self: Any, *args: int) -> Any:
+    return _value(self).item(*args)
+
+
+def _tolist(self: Any) -> Any:
+    return _value(self).tolist()
+
+
+def _iter(self: Any) -> Iterator[Any]:
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _setitem(self: Any, key: Any, value: Any) -> NoReturn:
+    raise TypeError(
+        "JAX arrays are immutable and do not support in-place item assignment. Instead of "
+        "x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+        "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
+    )
+
+
+def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
+    return (_rebuild, (np.asarray(_value(self)), self.aval.weak_type))
+
+
+def _rebuild(value: np.ndarray[Any, Any], weak_type: bool) -> Any:
+    arr = device_put_host(value)
+    if weak_type:
+        arr = arr._rewrap_with_aval_and_sharding(arr.aval.update(weak_type=True), arr._sharding)
+    return arr
+
+
+def _devices(self: Any) -> set[Any]:
+    return set(self._sharding._internal_device_list.device_set if hasattr(self._sharding, "_internal_device_list") else [])
+
+
+def _format(self: Any, spec: str) -> str:
+    if self.ndim == 0:
+        return format(_value(self)[()], spec)
+    return format(_value(self), spec)
+
+
+def _copy_to_host_async(self: Any) -> None:
+    self._copy_single_device_array_to_host_async()
+
+
+_SURFACE: dict[str, Any] = {
+    "shape": property(lambda self: self.aval.shape, doc="The array's shape."),
+    "dtype": property(lambda self: self.aval.dtype, doc="The array's element type."),
+    "weak_type": property(lambda self: self.aval.weak_type, doc="Whether the dtype is weak."),
+    "ndim": property(lambda self: len(self.aval.shape), doc="The number of dimensions."),
+    "size": property(lambda self: self.aval.size, doc="The number of elements."),
+    "itemsize": property(lambda self: self.aval.dtype.itemsize, doc="Bytes per element."),
+    "nbytes": property(lambda self: self.aval.size * self.aval.dtype.itemsize, doc="Total bytes."),
+    "sharding": property(lambda self: self._sharding, doc="How the array is laid out on devices."),
+    "is_fully_replicated": property(
+        lambda self: bool(self._sharding.is_fully_replicated) if hasattr(self._sharding, "is_fully_replicated") else len(self._arrays) == 1,
+        doc="Whether every device holds the whole array.",
+    ),
+    "devices": _devices,
+    "_value": property(_value),
+    "__array__": _array,
+    "__repr__": _repr,
+    "__str__": lambda self: str(_value(self)),
+    "__format__": _format,
+    "__bool__": _bool,
+    "__int__": _int,
+    "__float__": _float,
+    "__complex__": _complex,
+    "__index__": _index,
+    "__len__": Array.__len__,
+    "__iter__": _iter,
+    "__setitem__": _setitem,
+    "__reduce__": _reduce,
+    "__hash__": None,
+    "__array_priority__": 100,
+    "item": _item,
+    "tolist": _tolist,
+    "copy_to_host_async": _copy_to_host_async,
+}
+
+for _name, _attr in _SURFACE.items():
+    setattr(ArrayImpl, _name, _attr)

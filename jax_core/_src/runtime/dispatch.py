@@ -1,0 +1,64 @@
+"""Eager evaluation: each primitive runs as a cached one-equation compiled computation.
+
+This is JAX's design: eager execution is ``jit`` of a single primitive, so there is
+one execution path. Executables are cached on (primitive, params, input avals,
+x64 mode); host inputs (NumPy arrays, Python scalars) are copied to the device first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jax_core._src import config
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+from jax_core._src.core.primitive import Primitive, set_default_impl
+from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
+from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime.compile import Executable, compile_module
+
+_cache: dict[tuple[Any, ...], Executable] = {}
+
+
+def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted(params.items()))
+
+
+def _as_device_array(x: Any) -> Any:
+    if type(x) is ArrayImpl:
+        return x
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        return _as_device_array(jax_array())
+    return device_put_host(x)
+
+
+def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any]) -> Executable:
+    """The cached executable that applies ``primitive`` to inputs with these avals."""
+    key = (primitive, _hashable_params(params), avals, config.enable_x64.value)
+    exe = _cache.get(key)
+    if exe is None:
+        invars = [Var(a) for a in avals]
+        outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
+        jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
+        exe = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name))
+        _cache[key] = exe
+    return exe
+
+
+def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    """Evaluates ``primitive`` on concrete inputs."""
+    avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
+    exe = primitive_executable(primitive, avals, params)
+    outs = exe.call([_as_device_array(x) for x in args])
+    return outs if primitive.multiple_results else outs[0]
+
+
+def clear_cache() -> None:
+    """Forgets every cached one-primitive executable."""
+    _cache.clear()
+
+
+set_default_impl(apply_primitive)

@@ -1,0 +1,1 @@
+"""Transformations: jit and its stages (and, in later issues, autodiff and batching)."""

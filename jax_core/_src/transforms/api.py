@@ -1,0 +1,172 @@
+"""The public transformation entry points of this issue: jit, make_jaxpr, eval_shape, ..."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+
+from jax_core._src import config
+from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
+from jax_core._src.core.jaxpr import ClosedJaxpr
+from jax_core._src.core.trace import Tracer
+from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
+from jax_core._src.transforms.jit import make_jit
+from jax_core._src.transforms.stages import Lowered, Traced
+from jax_core._src.tree_util import tree_flatten, tree_map, tree_unflatten
+
+P = ParamSpec("P")
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class Jitted(Protocol[P, R_co]):
+    """A jit-compiled function: called like the original, plus its stages."""
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...
+
+    def lower(self, *args: P.args, **kwargs: P.kwargs) -> Lowered[P, R_co]:
+        """Traces and lowers for these arguments (arrays or ``ShapeDtypeStruct``s)."""
+        ...
+
+    def trace(self, *args: P.args, **kwargs: P.kwargs) -> Traced[P, R_co]:
+        """Traces for these arguments; returns the jaxpr stage."""
+        ...
+
+    def eval_shape(self, *args: P.args, **kwargs: P.kwargs) -> Any:
+        """Output shapes and dtypes as ``ShapeDtypeStruct``s, without running."""
+        ...
+
+
+@overload
+def jit(
+    fun: Callable[P, R],
+    /,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+) -> Jitted[P, R]: ...
+
+
+@overload
+def jit(
+    fun: None = None,
+    /,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
+
+
+def jit(
+    fun: Callable[P, R] | None = None,
+    /,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+) -> Jitted[P, R] | Callable[[Callable[P, R]], Jitted[P, R]]:
+    """Compiles ``fun`` with XLA; calls with new shapes/dtypes/static values retrace.
+
+    Every operation inside is staged (omnistaging). Arguments listed in
+    ``static_argnums``/``static_argnames`` are passed as Python values (they must be
+    hashable); ``donate_argnums`` lets XLA reuse those input buffers for outputs.
+    Usable as ``@jit``, ``jit(f, ...)`` and ``@jit(static_argnames=...)``.
+    """
+
+    def wrap(f: Callable[P, R]) -> Jitted[P, R]:
+        out: Jitted[P, R] = make_jit(
+            f,
+            static_argnums=static_argnums,
+            static_argnames=static_argnames,
+            donate_argnums=donate_argnums,
+            donate_argnames=donate_argnames,
+        )
+        return out
+
+    return wrap if fun is None else wrap(fun)
+
+
+def _struct_aval(x: Any) -> ShapedArray:
+    if isinstance(x, ShapeDtypeStruct):
+        return x.to_aval()
+    return get_aval(x)
+
+
+class _MakeJaxpr(Generic[P]):
+    def __init__(self, fun: Callable[P, Any], static_argnums: tuple[int, ...], return_shape: bool) -> None:
+        self._fun = fun
+        self._static = static_argnums
+        self._return_shape = return_shape
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Any:
+        static = {i: a for i, a in enumerate(args) if i in self._static}
+        dyn = [a for i, a in enumerate(args) if i not in self._static]
+        leaves, in_tree = tree_flatten((tuple(dyn), dict(kwargs)))
+        out_tree_box: list[Any] = []
+        fun = self._fun
+
+        def flat_fun(*flat: Any) -> list[Any]:
+            d, k = tree_unflatten(in_tree, flat)
+            it = iter(d)
+            full = [static[i] if i in static else next(it) for i in range(len(d) + len(static))]
+            out = fun(*full, **k)
+            out_leaves, out_tree = tree_flatten(out)
+            out_tree_box.append(out_tree)
+            return out_leaves
+
+        jaxpr = trace_to_jaxpr(flat_fun, [_struct_aval(x) for x in leaves], DebugInfo("make_jaxpr", fun))
+        if self._return_shape:
+            shapes = tree_unflatten(out_tree_box[0], [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in jaxpr.out_avals])
+            return jaxpr, shapes
+        return jaxpr
+
+
+def make_jaxpr(fun: Callable[P, Any], static_argnums: int | Sequence[int] = (), return_shape: bool = False) -> Callable[P, ClosedJaxpr]:
+    """Returns a function that traces ``fun`` and gives its jaxpr (``ClosedJaxpr``).
+
+    ``make_jaxpr(f)(x)`` prints as JAX's text format, e.g.
+    ``{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }``.
+    """
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    out: Callable[P, ClosedJaxpr] = _MakeJaxpr(fun, nums, return_shape)
+    return out
+
+
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The output shapes and dtypes of ``fun(*args)`` as a pytree of ``ShapeDtypeStruct``, without computing."""
+    leaves, in_tree = tree_flatten((args, kwargs))
+    out_tree_box: list[Any] = []
+
+    def flat_fun(*flat: Any) -> list[Any]:
+        a, k = tree_unflatten(in_tree, flat)
+        out_leaves, out_tree = tree_flatten(fun(*a, **k))
+        out_tree_box.append(out_tree)
+        return out_leaves
+
+    jaxpr = trace_to_jaxpr(flat_fun, [_struct_aval(x) for x in leaves], DebugInfo("eval_shape", fun))
+    return tree_unflatten(out_tree_box[0], [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in jaxpr.out_avals])
+
+
+@contextlib.contextmanager
+def disable_jit(disable: bool = True) -> Iterator[None]:
+    """Runs ``jit``-decorated functions op by op (for debugging with print and pdb)."""
+    with config.disable_jit(disable):
+        yield
+
+
+def block_until_ready(x: R) -> R:
+    """Waits until every array in the pytree ``x`` has been computed; returns ``x``."""
+
+    def wait(leaf: Any) -> Any:
+        if hasattr(leaf, "block_until_ready") and not isinstance(leaf, Tracer):
+            leaf.block_until_ready()
+        return leaf
+
+    tree_map(wait, x)
+    return x

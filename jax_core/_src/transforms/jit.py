@@ -1,0 +1,386 @@
+"""``jit``: trace once per abstract signature, compile with XLA, dispatch from C++.
+
+Calls go through jaxlib's C++ ``pjit`` fast path: it checks the argument signature
+(shapes, dtypes, weak types, static arguments, x64 mode) against its own cache and
+runs the executable without entering Python. On a miss it calls ``_cache_miss``,
+which traces the function to a jaxpr (omnistaging: every operation inside is
+staged), lowers it to StableHLO, compiles it, runs it, and hands the executable
+back to C++ for the next call. Under an enclosing trace (``jit`` inside ``jit``,
+``make_jaxpr``) the jitted function is staged as one ``jit`` equation instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from jax_core._src import config
+from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
+from jax_core._src.core.jaxpr import ClosedJaxpr
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import Tracer, current_trace, eval_trace
+from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_invars, get_aval, trace_to_jaxpr
+from jax_core._src.lib import _jax
+from jax_core._src.lib.mlir import ir
+from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContext, lower_closed_jaxpr
+from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.transforms.stages import Compiled, Lowered, Traced
+from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+
+# -- the jit primitive (a staged call) ---------------------------------------------------
+def _jit_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, name: str) -> list[ShapedArray]:
+    return jaxpr.out_avals
+
+
+def _jit_lower(ctx: LoweringRuleContext, *args: ir.Value, jaxpr: ClosedJaxpr, name: str) -> list[ir.Value]:
+    return ctx.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, args)
+
+
+jit_p = Primitive("jit", multiple_results=True)
+jit_p.def_rules(Rules(abstract_eval=_jit_abstract_eval, lower=_jit_lower))
+
+
+# -- argument handling --------------------------------------------------------------------
+def _normalize_argnums(argnums: int | Sequence[int] | None, nargs: int | None, what: str) -> tuple[int, ...]:
+    if argnums is None:
+        return ()
+    items = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    out: list[int] = []
+    for i in items:
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool):
+            raise TypeError(f"{what} must be an int or a sequence of ints, got {argnums!r}")
+        i = int(i)
+        if nargs is not None:
+            if not -nargs <= i < nargs:
+                raise ValueError(
+                    f"jitted function has {what}={argnums} but was called with only {nargs} positional arguments."
+                )
+            i %= nargs
+        out.append(i)
+    return tuple(sorted(set(out)))
+
+
+def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fun)
+    except (ValueError, TypeError):
+        return None
+
+
+class _FastpathData(NamedTuple):
+    xla_executable: Any
+    out_pytree_def: Any
+    in_shardings: Any
+    out_shardings: Any
+    out_avals: Any
+    out_committed: Any
+    kept_var_bitvec: Any
+    in_device_local_layouts: Any
+    const_args: Any
+
+
+class _Entry(NamedTuple):
+    jaxpr: ClosedJaxpr
+    out_tree: PyTreeDef
+    lowered: LoweredModule | None
+    executable: Executable | None
+
+
+def _abstractify(x: Any) -> ShapedArray:
+    if isinstance(x, ShapeDtypeStruct):
+        return x.to_aval()
+    return get_aval(x)
+
+
+class _JitFunction:
+    """The Python side of one ``jit``-wrapped function (caches, tracing, stages)."""
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        static_argnums: int | Sequence[int] | None,
+        static_argnames: str | Sequence[str] | None,
+        donate_argnums: int | Sequence[int] | None,
+        donate_argnames: str | Sequence[str] | None,
+    ) -> None:
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun!r}")
+        self.fun = fun
+        self.name = getattr(fun, "__name__", type(fun).__name__)
+        self.signature = _signature(fun)
+        nums = _normalize_argnums(static_argnums, None, "static_argnums")
+        names: tuple[str, ...] = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames or ())
+        donate = _normalize_argnums(donate_argnums, None, "donate_argnums")
+        donate_names: tuple[str, ...] = (donate_argnames,) if isinstance(donate_argnames, str) else tuple(donate_argnames or ())
+        params = list(self.signature.parameters.values()) if self.signature else []
+        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if self.signature is not None:
+            kinds = {p.name: p.kind for p in params}
+            has_var_kw = any(p.kind is p.VAR_KEYWORD for p in params)
+            for n in (*names, *donate_names):
+                if n not in kinds and not has_var_kw:
+                    raise ValueError(
+                        f"jitted function has static_argnames={names} and donate_argnames={donate_names}, "
+                        f"but {n!r} is not a parameter of {self.name}{self.signature}."
+                    ) if n in names else ValueError(f"donate_argnames {n!r} is not a parameter of {self.name}")
+            has_var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
+            if not has_var_pos:
+                for i in nums:
+                    if not -len(positional) <= i < len(positional) and i >= 0:
+                        raise ValueError(
+                            f"jitted function has static_argnums={static_argnums}, but only accepts {len(positional)} positional arguments."
+                        )
+            # static_argnums and static_argnames name the same parameters (as in JAX).
+            if nums and not names:
+                names = tuple(positional[i] for i in nums if i < len(positional))
+            elif names and not nums:
+                nums = tuple(i for i, n in enumerate(positional) if n in names)
+            if donate and not donate_names:
+                donate_names = tuple(positional[i] for i in donate if i < len(positional))
+            elif donate_names and not donate:
+                donate = tuple(i for i, n in enumerate(positional) if n in donate_names)
+        if set(donate) & set(nums):
+            raise ValueError(f"static_argnums {nums} and donate_argnums {donate} cannot overlap.")
+        self.static_argnums = nums
+        self.static_argnames = names
+        self.donate_argnums = donate
+        self.donate_argnames = donate_names
+        self.positional_names = positional
+        self._cache: dict[Hashable, _Entry] = {}
+
+    # -- splitting arguments ---------------------------------------------------------
+    def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], PyTreeDef, tuple[Any, ...], list[bool], list[str]]:
+        nargs = len(args)
+        static_nums = {i for i in self.static_argnums if i < nargs}
+        statics: list[tuple[str, Any]] = []
+        dyn_args: list[Any] = []
+        for i, a in enumerate(args):
+            if i in static_nums:
+                statics.append((str(i), _check_hashable(a, f"static argument {i}")))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs: dict[str, Any] = {}
+        for k, v in kwargs.items():
+            if k in self.static_argnames:
+                statics.append((k, _check_hashable(v, f"static argument {k!r}")))
+            else:
+                dyn_kwargs[k] = v
+        donated_pos = {i for i in self.donate_argnums if i < nargs}
+        leaves_paths, in_tree = tree_flatten_with_path((tuple(dyn_args), dyn_kwargs))
+        leaves = [leaf for _, leaf in leaves_paths]
+        dyn_positions = [i for i in range(nargs) if i not in static_nums]
+        donated: list[bool] = []
+        names: list[str] = []
+        for path, _ in leaves_paths:
+            first = path[0]
+            if getattr(first, "idx", None) == 0:  # positional
+                pos = dyn_positions[int(getattr(path[1], "idx", 0))]
+                donated.append(pos in donated_pos)
+                base = self.positional_names[pos] if pos < len(self.positional_names) else f"args[{pos}]"
+            else:
+                key = str(getattr(path[1], "key", ""))
+                donated.append(key in self.donate_argnames)
+                base = key
+            names.append(base + keystr(tuple(path[2:])))
+        return leaves, in_tree, tuple(statics), donated, names
+
+    def _merge(self, in_tree: PyTreeDef, statics: tuple[Any, ...], leaves: Sequence[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        dyn_args, dyn_kwargs = tree_unflatten(in_tree, leaves)
+        static_pos = {int(k): v for k, v in statics if k.isdigit()}
+        static_kw = {k: v for k, v in statics if not k.isdigit()}
+        merged: list[Any] = []
+        it = iter(dyn_args)
+        for i in range(len(dyn_args) + len(static_pos)):
+            merged.append(static_pos[i] if i in static_pos else next(it))
+        return tuple(merged), {**dyn_kwargs, **static_kw}
+
+    # -- tracing and compiling -------------------------------------------------------
+    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any], avals: list[ShapedArray] | None = None) -> tuple[_Entry, list[Any], list[bool], Hashable]:
+        leaves, in_tree, statics, donated, names = self._split(args, kwargs)
+        if avals is None:
+            try:
+                avals = [_abstractify(x) for x in leaves]
+            except TypeError:
+                for x, name in zip(leaves, names):
+                    try:
+                        _abstractify(x)
+                    except TypeError:
+                        raise TypeError(
+                            f"Error interpreting argument to {self.fun} as an abstract array. The problematic "
+                            f"value is of type {type(x)} and was passed to the function at path {name}.\n"
+                            "This typically means that a jit-wrapped function was called with a non-array "
+                            "argument, and this argument was not marked as static using the static_argnums "
+                            "or static_argnames parameters of jax.jit."
+                        ) from None
+                raise
+        key = (in_tree, tuple(avals), statics, tuple(donated), config.enable_x64.value)
+        entry = self._cache.get(key)
+        if entry is None:
+            out_tree_box: list[PyTreeDef] = []
+
+            def flat_fun(*flat_args: Any) -> list[Any]:
+                a, k = self._merge(in_tree, statics, flat_args)
+                out = self.fun(*a, **k)
+                out_leaves, out_tree = tree_flatten(out)
+                for leaf in out_leaves:
+                    if not isinstance(leaf, (Tracer, ArrayImpl)):
+                        _abstractify_output(leaf, self.name)
+                out_tree_box.append(out_tree)
+                return out_leaves
+
+            jaxpr = trace_to_jaxpr(flat_fun, avals, DebugInfo("jit", self.fun, names))
+            entry = _Entry(jaxpr, out_tree_box[0], None, None)
+            self._cache[key] = entry
+        return entry, leaves, donated, key
+
+    def _compiled(self, entry: _Entry, donated: list[bool], key: Hashable) -> _Entry:
+        if entry.executable is None:
+            lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+            entry = entry._replace(lowered=lowered, executable=compile_module(lowered))
+            self._cache[key] = entry
+        return entry
+
+    def cache_miss(self, *args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
+        """Called by the C++ fast path when it has no executable for these arguments."""
+        entry, leaves, donated, key = self._trace(args, kwargs)
+        if current_trace() is not eval_trace or any(isinstance(x, Tracer) for x in leaves):
+            fun_jaxpr, consts = convert_constvars_to_invars(entry.jaxpr)
+            outs = jit_p.bind(*consts, *leaves, jaxpr=ClosedJaxpr(fun_jaxpr, []), name=self.name)
+            return tree_unflatten(entry.out_tree, outs), None, False
+        entry = self._compiled(entry, donated, key)
+        exe = entry.executable
+        assert exe is not None
+        out_flat = exe.call([_to_device(x) for x in leaves])
+        sharding = exe.out_shardings
+        fastpath = _FastpathData(
+            exe.loaded,
+            entry.out_tree,
+            [_jax_sharding(exe) for _ in leaves],
+            list(sharding),
+            list(exe.out_avals),
+            [False] * len(out_flat),
+            [True] * len(leaves),
+            [None] * len(leaves),
+            [],
+        )
+        return tree_unflatten(entry.out_tree, out_flat), fastpath, False
+
+    # -- stages ----------------------------------------------------------------------
+    def trace(self, *args: Any, **kwargs: Any) -> Traced[Any, Any]:
+        """Traces for these (possibly abstract) arguments; returns the ``Traced`` stage."""
+        entry, _, donated, key = self._trace(args, kwargs)
+        return Traced(entry.jaxpr, lambda: self._lower(entry, donated, key), entry.out_tree)
+
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered[Any, Any]:
+        """Traces and lowers to StableHLO for these (possibly abstract) arguments."""
+        entry, _, donated, key = self._trace(args, kwargs)
+        return self._lower(entry, donated, key)
+
+    def _lower(self, entry: _Entry, donated: list[bool], key: Hashable) -> Lowered[Any, Any]:
+        lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+        entry = entry._replace(lowered=lowered)
+
+        def compile_fn() -> Compiled[Any, Any]:
+            compiled = self._compiled(entry, donated, key)
+            exe = compiled.executable
+            assert exe is not None
+            in_avals = list(entry.jaxpr.in_avals)
+
+            def call(*a: Any, **k: Any) -> Any:
+                leaves = self._split(a, k)[0]
+                got = [_abstractify(x) for x in leaves]
+                if [(g.shape, g.dtype) for g in got] != [(e.shape, e.dtype) for e in in_avals]:
+                    raise TypeError(
+                        "Argument types differ from the types for which this computation was compiled. "
+                        f"Expected {[str(e) for e in in_avals]}, got {[str(g) for g in got]}."
+                    )
+                return tree_unflatten(entry.out_tree, exe.call([_to_device(x) for x in leaves]))
+
+            return Compiled(exe, call, entry.out_tree)
+
+        return Lowered(lowered, compile_fn, entry.out_tree)
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """The shapes and dtypes of the outputs, as ``ShapeDtypeStruct``s, without running."""
+        return self.trace(*args, **kwargs).out_info
+
+
+def _abstractify_output(x: Any, name: str) -> None:
+    try:
+        get_aval(x)
+    except TypeError:
+        raise TypeError(
+            f"function {name} traced for jit returned a value of type {type(x)}, which is not a "
+            "valid JAX type"
+        ) from None
+
+
+def _check_hashable(x: Any, what: str) -> Any:
+    try:
+        hash(x)
+    except TypeError:
+        raise ValueError(
+            f"Non-hashable static arguments are not supported. An error occurred while trying to hash "
+            f"an object of type {type(x)}, {x!r}. The error was:\nTypeError: unhashable type: "
+            f"'{type(x).__name__}'\n"
+        ) from None
+    return x
+
+
+def _to_device(x: Any) -> Any:
+    if type(x) is ArrayImpl:
+        return x
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        return _to_device(jax_array())
+    return device_put_host(x)
+
+
+def _jax_sharding(exe: Executable) -> Any:
+    from jax_core._src.runtime import client
+
+    return client.single_device_sharding(exe.device)
+
+
+def _shard_arg_fallback(x: Any, sharding: Any, layout: Any, *rest: Any) -> Any:
+    return device_put_host(x)
+
+
+_global_cache_key = object()
+
+
+def make_jit(
+    fun: Callable[..., Any],
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+) -> Any:
+    """Builds the C++-dispatched jitted callable for ``fun`` (see ``jax_core.jit``)."""
+    jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames)
+    cpp = _jax.pjit(
+        jf.name,
+        fun,
+        jf.cache_miss,
+        list(jf.static_argnums),
+        list(jf.static_argnames),
+        _global_cache_key,
+        default_registry,
+        _shard_arg_fallback,
+        _jax.PjitFunctionCache(capacity=4096),
+    )
+    wrapped = functools.wraps(fun)(cpp)
+    wrapped._fun = fun
+    wrapped._jit = jf
+    wrapped.lower = jf.lower
+    wrapped.trace = jf.trace
+    wrapped.eval_shape = jf.eval_shape
+    return wrapped
+
