@@ -1,6 +1,35 @@
-"""jax_core: a JAX-compatible array runtime on jaxlib, precisely typed.
+"""jax_core: a JAX-compatible array runtime on jaxlib, whose whole public surface is typed.
 
 Use it as ``import jax_core as jax`` and ``import jax_core.numpy as jnp``.
 """
 
+# Public names are re-exported with ``import x as x`` (PEP 484's explicit re-export).
 from jax_core.version import __version__ as __version__
+from jax_core._src.lib import JAXLIB_VERSION as _JAXLIB_VERSION  # checks the jaxlib contract
+from jax_core._src.config import config as config
+from jax_core._src.basearray import Array as Array
+from jax_core._src.core.avals import ShapeDtypeStruct as ShapeDtypeStruct
+from jax_core._src.core.trace import ensure_compile_time_eval as ensure_compile_time_eval
+from jax_core._src.runtime import dispatch as _dispatch  # installs eager evaluation
+from jax_core._src.runtime.client import devices as devices
+from jax_core._src.runtime.client import local_devices as local_devices
+from jax_core._src.runtime.client import device_count as device_count
+from jax_core._src.runtime.client import default_device as _default_device
+from jax_core._src.numpy import array_methods as _array_methods  # installs Array methods
+from jax_core._src.runtime.transfer import device_put as device_put
+from jax_core._src.runtime.transfer import device_get as device_get
+from jax_core._src.transforms.api import jit as jit
+from jax_core._src.transforms.api import make_jaxpr as make_jaxpr
+from jax_core._src.transforms.api import eval_shape as eval_shape
+from jax_core._src.transforms.api import disable_jit as disable_jit
+from jax_core._src.transforms.api import block_until_ready as block_until_ready
+from jax_core import numpy as numpy
+from jax_core import lax as lax
+from jax_core import tree_util as tree_util
+from jax_core import tree as tree
+from jax_core import dtypes as dtypes
+from jax_core import errors as errors
+from jax_core import typing as typing
+from jax_core import sharding as sharding
+
+del _JAXLIB_VERSION, _dispatch, _array_methods, _default_device

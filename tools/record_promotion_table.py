@@ -48,10 +48,9 @@ def _err(e: BaseException) -> dict[str, str]:
 
 
 def _record_mode() -> dict[str, Any]:
-    import numpy as np
-
     import jax
     import jax.numpy as jnp
+    import numpy as np
     from jax._src import core
     from jax._src import dtypes as sd
 
@@ -85,8 +84,8 @@ def _record_mode() -> dict[str, Any]:
         return {"r": res, "w": 1} if warned else {"r": res}
 
     rtd: dict[str, Any] = {}
-    for a in specs:
-        rtd[a] = rt(specs[a])
+    for a, spec in specs.items():
+        rtd[a] = rt(spec)
     for a, b in itertools.product(specs, specs):
         rtd[f"{a}|{b}"] = rt(specs[a], specs[b])
     out["result_type_dtypes"] = rtd
@@ -125,7 +124,11 @@ def _record_mode() -> dict[str, Any]:
     rng = random.Random(12049)
     keys = list(values)
     # Bias triples towards promotable types so that most succeed.
-    common = [k for k in keys if not any(s in k for s in ("float8", "float6", "float4", "int1", "int2", "int4"))]
+    common = [
+        k
+        for k in keys
+        if not any(s in k for s in ("float8", "float6", "float4", "int1", "int2", "int4"))
+    ]
     for _ in range(400):
         triple = rng.sample(common, 3)
         rtv["|".join(triple)] = both(*triple)
@@ -192,7 +195,10 @@ def main() -> None:
         env = dict(os.environ, JAX_ENABLE_X64=flag, JAX_PLATFORMS="cpu")
         proc = subprocess.run(
             [sys.executable, __file__, "--child"],
-            env=env, check=True, capture_output=True, text=True,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         result[mode] = json.loads(proc.stdout)
         assert result[mode]["x64"] == (flag == "1")

@@ -97,7 +97,7 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 if TYPE_CHECKING:
-    _GenericScalar: TypeAlias = np.generic[Any]
+    _GenericScalar: TypeAlias = np.generic[Any]  # noqa: UP040  (a base class below)
 else:
     _GenericScalar = np.generic
 
@@ -268,9 +268,7 @@ _NUMERIC_DTYPES: Final[tuple[DType, ...]] = (
 _PROMOTABLE_DTYPES: Final[tuple[DType, ...]] = (*_BOOL_DTYPES, *_NUMERIC_DTYPES)
 """Every dtype that takes part in type promotion, in JAX's order."""
 
-_JAX_DTYPE_SET: Final[frozenset[DType]] = frozenset(
-    {float0, string_dtype, *_PROMOTABLE_DTYPES}
-)
+_JAX_DTYPE_SET: Final[frozenset[DType]] = frozenset({float0, string_dtype, *_PROMOTABLE_DTYPES})
 """Every dtype a JAX array may have (apart from extended dtypes)."""
 
 _DTYPE_KINDS: Final[Mapping[str, frozenset[DType]]] = {
@@ -441,7 +439,7 @@ def _check_and_canonicalize_user_dtype(
     if dtype is None:
         raise ValueError("dtype must be specified.")
     if isinstance(dtype, Array):
-        raise ValueError(
+        raise ValueError(  # noqa: TRY004  (JAX raises ValueError)
             "Passing an array as a dtype argument is no longer "
             "supported; instead of dtype=arr use dtype=arr.dtype."
         )
@@ -461,7 +459,9 @@ def _check_and_canonicalize_user_dtype(
     return _maybe_canonicalize_explicit_dtype(np_dtype, fun_name or "", stacklevel + 1)
 
 
-def check_user_dtype_supported(dtype: DTypeLike | ExtendedDType, fun_name: str | None = None) -> None:
+def check_user_dtype_supported(
+    dtype: DTypeLike | ExtendedDType, fun_name: str | None = None
+) -> None:
     """Checks a dtype a user passed to ``fun_name``; warns if x64 mode will truncate it.
 
     Raises ``TypeError`` for dtypes JAX arrays cannot have. A 64-bit dtype with x64
@@ -645,16 +645,14 @@ else:
     finfo = ml_dtypes.finfo
     iinfo = ml_dtypes.iinfo
 
-_IssubdtypeArg: TypeAlias = "type[Any] | DType | ExtendedDType"
+type _IssubdtypeArg = type[Any] | DType | ExtendedDType
 
 
 def _issubclass(a: object, b: type[Any]) -> bool:
     return isinstance(a, type) and issubclass(a, b)
 
 
-def issubdtype(
-    a: DTypeLike | ExtendedDType | None, b: DTypeLike | ExtendedDType | None
-) -> bool:
+def issubdtype(a: DTypeLike | ExtendedDType | None, b: DTypeLike | ExtendedDType | None) -> bool:
     """Whether ``a`` is lower or equal to ``b`` in the dtype hierarchy.
 
     As ``np.issubdtype``, but ml_dtypes types sit where they belong (``bfloat16``
@@ -704,9 +702,7 @@ def _issubdtype_uncached(a: _IssubdtypeArg, b: _IssubdtypeArg) -> bool:
     return bool(np.issubdtype(a_sc, b_sc))
 
 
-def isdtype(
-    dtype: DTypeLike, kind: str | DTypeLike | tuple[str | DTypeLike, ...]
-) -> bool:
+def isdtype(dtype: DTypeLike, kind: str | DTypeLike | tuple[str | DTypeLike, ...]) -> bool:
     """Whether ``dtype`` is of the given kind (array API ``isdtype``).
 
     ``kind`` is a dtype, one of ``'bool'``, ``'signed integer'``, ``'unsigned integer'``,
@@ -724,7 +720,7 @@ def isdtype(
             options.add(np.dtype(k))
         except TypeError as e:
             if isinstance(k, str):
-                raise ValueError(
+                raise ValueError(  # noqa: TRY004  (JAX raises ValueError)
                     f"Unrecognized kind={k!r} expected one of {list(_DTYPE_KINDS)}, "
                     "or a compatible input for jnp.dtype()"
                 ) from None
@@ -799,7 +795,7 @@ def short_dtype_name(dtype: DType | ExtendedDType) -> str:
     return _short_numpy_dtype_name(dtype)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _short_numpy_dtype_name(dtype: DType) -> str:
     if dtype == float0:
         return "float0"
@@ -852,7 +848,9 @@ def _type_promotion_lattice(x64: bool) -> dict[str, list[str]]:
     have nothing above them: they promote with nothing but themselves and weak
     types (and weak float only reaches the floats).
     """
-    sub_byte_ints = [np.dtype(t).name for t in _UNSIGNED_INTN_SCALAR_TYPES + _SIGNED_INTN_SCALAR_TYPES]
+    sub_byte_ints = [
+        np.dtype(t).name for t in _UNSIGNED_INTN_SCALAR_TYPES + _SIGNED_INTN_SCALAR_TYPES
+    ]
     small_floats = [np.dtype(t).name for t in _CUSTOM_FLOAT_SCALAR_TYPES if t is not bfloat16]
     lattice: dict[str, list[str]] = {
         "bool": [_WEAK_INT],
@@ -957,9 +955,7 @@ def _least_upper_bound(x64: bool, nodes: tuple[str, ...]) -> str:
             "not support implicit promotion. If you'd like your inputs to be promoted to "
             "another type, you can do so explicitly using e.g. x.astype('int32')"
         )
-    raise TypePromotionError(
-        f"{prefix} Try explicitly casting inputs to the desired output type."
-    )
+    raise TypePromotionError(f"{prefix} Try explicitly casting inputs to the desired output type.")
 
 
 def _strong_node(dt: DType) -> str:
@@ -993,7 +989,9 @@ def promote_types(a: DTypeLike, b: DTypeLike) -> DType:
     Raises ``TypePromotionError`` when there is no implicit promotion.
     """
     nodes = tuple(
-        _WEAK_NODE_OF_TYPE[t] if (t := _weak_python_type(x)) is not None else _strong_node(np.dtype(x))
+        _WEAK_NODE_OF_TYPE[t]
+        if (t := _weak_python_type(x)) is not None
+        else _strong_node(np.dtype(x))
         for x in (a, b)
     )
     return _node_dtype(_least_upper_bound(config.enable_x64.value, nodes))
@@ -1069,9 +1067,7 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> DType | tupl
     """
     if not args:
         raise ValueError("at least one array or dtype is required")
-    pairs = [
-        _dtype_and_weak_type(default_float_dtype() if arg is None else arg) for arg in args
-    ]
+    pairs = [_dtype_and_weak_type(default_float_dtype() if arg is None else arg) for arg in args]
     out_dtype, weak = lattice_result_type(*pairs)
     if weak:
         kind = "f" if out_dtype in _CUSTOM_FLOAT_DTYPES else _kind_of(out_dtype)
@@ -1097,4 +1093,3 @@ def safe_to_cast(input_dtype_or_value: Any, output_dtype_or_value: Any) -> bool:
     if input_dtype == output_dtype:
         return True
     return result_type(input_dtype_or_value, output_dtype) == output_dtype
-

@@ -24,7 +24,7 @@ import functools
 import operator
 import textwrap
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, Self, TypeAlias, TypeVar, cast, overload
 
 # jaxlib's ``_jax`` has no stubs: ``pytree`` is Unknown to pyright and Any to mypy.
 # Its classes and functions are declared with precise types below.
@@ -229,8 +229,7 @@ if TYPE_CHECKING:
             type: type[T],
             to_iterable: Callable[[T], tuple[Iterable[Any], Any]],
             from_iterable: Callable[[Any, Any], T],
-            to_iterable_with_keys: Callable[[T], tuple[Iterable[KeyLeafPair], Any]]
-            | None = None,
+            to_iterable_with_keys: Callable[[T], tuple[Iterable[KeyLeafPair], Any]] | None = None,
         ) -> None:
             """Registers a custom node type."""
             ...
@@ -498,6 +497,38 @@ def flatten_one_level_with_keys(tree: Any) -> tuple[Iterable[KeyLeafPair], Hasha
 # ---------------------------------------------------------------------------
 
 
+# The overloads give ``f``'s parameters a known type (Any) for one, two and
+# three trees, so ``tree_map(lambda x: ..., tree)`` checks under pyright strict.
+@overload
+def tree_map(
+    f: Callable[[Any], Any], tree: Any, *, is_leaf: Callable[[Any], bool] | None = None
+) -> Any: ...
+@overload
+def tree_map(
+    f: Callable[[Any, Any], Any],
+    tree: Any,
+    rest1: Any,
+    /,
+    *,
+    is_leaf: Callable[[Any], bool] | None = None,
+) -> Any: ...
+@overload
+def tree_map(
+    f: Callable[[Any, Any, Any], Any],
+    tree: Any,
+    rest1: Any,
+    rest2: Any,
+    /,
+    *,
+    is_leaf: Callable[[Any], bool] | None = None,
+) -> Any: ...
+@overload
+def tree_map(
+    f: Callable[..., Any],
+    tree: Any,
+    *rest: Any,
+    is_leaf: Callable[[Any], bool] | None = None,
+) -> Any: ...
 def tree_map(
     f: Callable[..., Any],
     tree: Any,
@@ -685,8 +716,7 @@ def register_pytree_node(
     nodetype: type[T],
     flatten_func: Callable[[T], tuple[_Children, _AuxData]],
     unflatten_func: Callable[[_AuxData, _Children], T],
-    flatten_with_keys_func: Callable[[T], tuple[Iterable[KeyLeafPair], _AuxData]]
-    | None = None,
+    flatten_with_keys_func: Callable[[T], tuple[Iterable[KeyLeafPair], _AuxData]] | None = None,
 ) -> None:
     """Registers ``nodetype`` as a pytree node type.
 
@@ -846,8 +876,7 @@ def register_dataclass(
             )
             if missing := init_fields - {*meta, *data}:
                 msg += (
-                    f" Missing fields: {missing}. Add them to drop_fields to suppress"
-                    " this error."
+                    f" Missing fields: {missing}. Add them to drop_fields to suppress this error."
                 )
             if unexpected := {*meta, *data} - init_fields:
                 msg += f" Unexpected fields: {unexpected}."
@@ -894,7 +923,7 @@ def _register_builtin_extras() -> None:
     def od_flatten_with_keys(
         x: collections.OrderedDict[Any, Any],
     ) -> tuple[tuple[KeyLeafPair, ...], tuple[Any, ...]]:
-        return tuple((DictKey(k), x[k]) for k in x.keys()), tuple(x.keys())
+        return tuple((DictKey(k), x[k]) for k in x), tuple(x)
 
     def od_unflatten(
         keys: tuple[Any, ...], values: Iterable[Any]
@@ -1047,6 +1076,24 @@ def _simple_entrystr(key: KeyEntry) -> str:
             return str(key)
 
 
+@overload
+def tree_flatten_with_path(
+    tree: Any,
+    is_leaf: Callable[[Any], bool] | None = None,
+    is_leaf_takes_path: Literal[False] = False,
+) -> tuple[list[tuple[KeyPath, Leaf]], PyTreeDef]: ...
+@overload
+def tree_flatten_with_path(
+    tree: Any,
+    is_leaf: Callable[[KeyPath, Any], bool] | None,
+    is_leaf_takes_path: Literal[True],
+) -> tuple[list[tuple[KeyPath, Leaf]], PyTreeDef]: ...
+@overload
+def tree_flatten_with_path(
+    tree: Any,
+    is_leaf: Callable[..., bool] | None = None,
+    is_leaf_takes_path: bool = False,
+) -> tuple[list[tuple[KeyPath, Leaf]], PyTreeDef]: ...
 def tree_flatten_with_path(
     tree: Any,
     is_leaf: Callable[..., bool] | None = None,
@@ -1075,6 +1122,24 @@ def tree_flatten_with_path(
     return default_registry.flatten_with_path(tree, path_predicate)
 
 
+@overload
+def tree_leaves_with_path(
+    tree: Any,
+    is_leaf: Callable[[Any], bool] | None = None,
+    is_leaf_takes_path: Literal[False] = False,
+) -> list[tuple[KeyPath, Leaf]]: ...
+@overload
+def tree_leaves_with_path(
+    tree: Any,
+    is_leaf: Callable[[KeyPath, Any], bool] | None,
+    is_leaf_takes_path: Literal[True],
+) -> list[tuple[KeyPath, Leaf]]: ...
+@overload
+def tree_leaves_with_path(
+    tree: Any,
+    is_leaf: Callable[..., bool] | None = None,
+    is_leaf_takes_path: bool = False,
+) -> list[tuple[KeyPath, Leaf]]: ...
 def tree_leaves_with_path(
     tree: Any,
     is_leaf: Callable[..., bool] | None = None,
@@ -1089,6 +1154,40 @@ def tree_leaves_with_path(
     return tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]
 
 
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], Any],
+    tree: Any,
+    *,
+    is_leaf: Callable[[Any], bool] | None = None,
+    is_leaf_takes_path: Literal[False] = False,
+) -> Any: ...
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], Any],
+    tree: Any,
+    *,
+    is_leaf: Callable[[KeyPath, Any], bool] | None,
+    is_leaf_takes_path: Literal[True],
+) -> Any: ...
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any, Any], Any],
+    tree: Any,
+    rest1: Any,
+    /,
+    *,
+    is_leaf: Callable[[Any], bool] | None = None,
+    is_leaf_takes_path: Literal[False] = False,
+) -> Any: ...
+@overload
+def tree_map_with_path(
+    f: Callable[..., Any],
+    tree: Any,
+    *rest: Any,
+    is_leaf: Callable[..., bool] | None = None,
+    is_leaf_takes_path: bool = False,
+) -> Any: ...
 def tree_map_with_path(
     f: Callable[..., Any],
     tree: Any,
@@ -1108,7 +1207,8 @@ def tree_map_with_path(
         try:
             columns.append(treedef.flatten_up_to(r))
         except Exception as e:
-            err = next(_prefix_error((), tree, r, is_leaf), None)
+            leaf_pred = None if is_leaf_takes_path else is_leaf
+            err = next(_prefix_error((), tree, r, leaf_pred), None)
             raise (err("tree_map_with_path tree") if err is not None else e) from None
     return treedef.unflatten(f(*xs) for xs in zip(*columns))
 

@@ -42,13 +42,13 @@ def _convert_element_type(operand: ArrayLike, new_dtype: DTypeLike | None, weak_
     dtype = aval.dtype if new_dtype is None else dtypes.canonicalize_dtype(new_dtype)
     if isinstance(operand, Array) and aval.dtype == dtype and aval.weak_type == weak_type:
         return operand
-    return _bind(_convert.convert_element_type_p, operand, new_dtype=dtype, weak_type=bool(weak_type), sharding=None)
+    return _bind(_convert.convert_element_type_p, operand, new_dtype=dtype, weak_type=bool(weak_type))
 
 
 def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Converts ``operand`` to ``new_dtype`` elementwise (like a C cast; to bool compares with 0)."""
     out = _convert_element_type(operand, new_dtype, False)
-    return out if isinstance(out, Array) else _bind(_convert.convert_element_type_p, out, new_dtype=dtypes.canonicalize_dtype(new_dtype), weak_type=False, sharding=None)
+    return out if isinstance(out, Array) else _bind(_convert.convert_element_type_p, out, new_dtype=dtypes.canonicalize_dtype(new_dtype), weak_type=False)
 
 
 def integer_pow(x: ArrayLike, y: int) -> Array:
@@ -379,3 +379,11 @@ def ge(x: ArrayLike, y: ArrayLike, /) -> Array:
 def complex(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Builds complex numbers x + yj from real parts."""
     return _bind(_ew.complex_p, x, y)
+
+
+def _as_bool(x: ArrayLike) -> ArrayLike:
+    """``x != 0`` as bool (identity for bool inputs)."""
+    aval = get_aval(x)
+    if aval.dtype == np.bool_:
+        return x
+    return ne(x, _convert_element_type(0, aval.dtype, aval.weak_type))

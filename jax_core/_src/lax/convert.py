@@ -13,11 +13,11 @@ from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
 
-def _convert_element_type_abstract_eval(x: ShapedArray, *, new_dtype: np.dtype[Any], weak_type: bool, sharding: Any = None) -> ShapedArray:
+def _convert_element_type_abstract_eval(x: ShapedArray, *, new_dtype: np.dtype[Any], weak_type: bool) -> ShapedArray:
     return ShapedArray(x.shape, new_dtype, weak_type)
 
 
-def _convert_element_type_lower(ctx: LoweringRuleContext, x: ir.Value, *, new_dtype: np.dtype[Any], weak_type: bool, sharding: Any = None) -> ir.Value:
+def _convert_element_type_lower(ctx: LoweringRuleContext, x: ir.Value, *, new_dtype: np.dtype[Any], weak_type: bool) -> ir.Value:
     return hlo_util.convert(x, ctx.avals_in[0], ctx.avals_out[0])
 
 

@@ -84,13 +84,32 @@ def _assemble_shards(self: Any) -> np.ndarray[Any, Any]:
     """Builds the global value from the addressable shards (jaxlib would return shard 0)."""
     from jax_core._src.sharding import devices_indices_map
 
-    out = np.empty(self.shape, self.dtype)
-    index_map = devices_indices_map(self.sharding, self.shape)
+    out: np.ndarray[Any, Any] = np.empty(self.shape, self.dtype)
+    index_map = devices_indices_map(self._sharding, self.shape)
+    written: set[tuple[tuple[int | None, int | None, int | None], ...]] = set()
     for shard in self._arrays:
-        (dev,) = shard._sharding._device_assignment if hasattr(shard._sharding, "_device_assignment") else (shard.sharding._device,)
+        # jaxlib gives every shard a one-device sharding (``_device``); copies of
+        # a replicated block are read once.
+        index = index_map[shard._sharding._device]
+        key = tuple((s.start, s.stop, s.step) for s in index)
+        if key in written:
+            continue
+        written.add(key)
         data, _ = shard._single_device_array_to_np_array_did_copy()
-        out[index_map[dev]] = data
+        out[index] = data
     return out
+
+
+def _sharding_property(self: Any) -> Any:
+    """The array's jax_core ``Sharding`` (jaxlib's native C++ shardings are mapped)."""
+    from jax_core._src.sharding import from_cpp_sharding
+
+    return from_cpp_sharding(self._sharding)
+
+
+def _is_fully_replicated(self: Any) -> bool:
+    """Whether every device of the array holds the whole value."""
+    return bool(_sharding_property(self).is_fully_replicated)
 
 
 def _array(self: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
@@ -186,7 +205,8 @@ def _rebuild(value: np.ndarray[Any, Any], weak_type: bool) -> Any:
 
 
 def _devices(self: Any) -> set[Any]:
-    return set(self._sharding._internal_device_list.device_set if hasattr(self._sharding, "_internal_device_list") else [])
+    """The set of devices holding (part of) the array."""
+    return set(_sharding_property(self).device_set)
 
 
 def _format(self: Any, spec: str) -> str:
@@ -207,11 +227,8 @@ _SURFACE: dict[str, Any] = {
     "size": property(lambda self: self.aval.size, doc="The number of elements."),
     "itemsize": property(lambda self: self.aval.dtype.itemsize, doc="Bytes per element."),
     "nbytes": property(lambda self: self.aval.size * self.aval.dtype.itemsize, doc="Total bytes."),
-    "sharding": property(lambda self: self._sharding, doc="How the array is laid out on devices."),
-    "is_fully_replicated": property(
-        lambda self: bool(self._sharding.is_fully_replicated) if hasattr(self._sharding, "is_fully_replicated") else len(self._arrays) == 1,
-        doc="Whether every device holds the whole array.",
-    ),
+    "sharding": property(_sharding_property, doc="How the array is laid out on devices."),
+    "is_fully_replicated": property(_is_fully_replicated, doc="Whether every device holds the whole array."),
     "devices": _devices,
     "_value": property(_value),
     "__array__": _array,

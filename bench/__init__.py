@@ -1,0 +1,1 @@
+"""Benchmarks: jax_core vs real JAX (see bench/README.md)."""

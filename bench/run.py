@@ -1,0 +1,236 @@
+"""Benchmark jax_core against real JAX: ``make bench`` or ``.venv/bin/python bench/run.py``.
+
+Each library runs in its own subprocess with its own interpreter (jax_core: ``.venv``, with the
+repo root on PYTHONPATH; JAX: ``.venv-jax``), so neither can see the other's modules or caches.
+Prints one row per workload: both times, the ratio jax_core/JAX, the target ratio and
+PASS/FAIL. See bench/README.md for what each row measures.
+
+Options: ``--quick`` (fewer repeats), ``--json OUT`` (write raw samples and results),
+``--strict`` (exit 1 when a row fails or errors), ``--core-python`` / ``--jax-python``
+(other interpreters).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBS = ("jax_core", "jax")
+
+# (key, label, unit, target ratio jax_core/JAX)
+ROWS: list[tuple[str, str, str, float]] = [
+    ("dispatch", "(a) jit dispatch a*b+c, f32[3]", "us/call", 1.0),
+    ("eager_sin", "(b) eager jnp.sin, f32[3]", "us/call", 1.0),
+    ("mlp20_compile", "(c) trace+compile jit(mlp20_forward)", "ms", 0.8),
+    ("import", "(d) import time (minus bare python)", "ms", 0.4),
+]
+AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median", "import": "median"}
+
+
+def child_env() -> dict[str, str]:
+    """The environment for every child: CPU only, quiet C++ logging, the repo root importable.
+    Inherited ``JAX_*`` settings are dropped so both libraries run on their defaults."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
+    env["TF_CPP_MIN_LOG_LEVEL"] = "1"
+    env["JAX_PLATFORMS"] = "cpu"
+    old = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + old if old else "")
+    return env
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run_worker(lib: str, python: str, quick: bool, timeout: float) -> dict[str, Any]:
+    cmd = [python, "-m", "bench.worker", "--lib", lib] + (["--quick"] if quick else [])
+    try:
+        p = subprocess.run(
+            cmd,
+            check=False,
+            cwd=ROOT,
+            env=child_env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"fatal": f"worker timed out after {timeout:.0f}s"}
+    except OSError as e:
+        return {"fatal": f"cannot start {python}: {e}"}
+    lines = p.stdout.strip().splitlines()
+    if p.returncode != 0 or not lines:
+        tail = (p.stderr or p.stdout).strip().splitlines()[-8:]
+        return {"fatal": f"worker exited {p.returncode}", "traceback": "\n".join(tail)}
+    try:
+        res: dict[str, Any] = json.loads(lines[-1])
+    except json.JSONDecodeError:
+        return {"fatal": "worker printed no JSON", "traceback": "\n".join(lines[-8:])}
+    return res
+
+
+def _wall(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, check=False, cwd=ROOT, env=env, capture_output=True, text=True)
+    t1 = time.perf_counter()
+    if p.returncode != 0:
+        raise RuntimeError((p.stderr.strip().splitlines() or ["?"])[-1])
+    return (t1 - t0) * 1e3
+
+
+def measure_imports(pythons: dict[str, str], runs: int) -> dict[str, dict[str, Any]]:
+    """(d) wall time of a fresh ``python -c "import LIB"`` minus a fresh ``python -c pass``
+    with the same interpreter, in ms; the libraries are interleaved so drift hits both alike.
+    One untimed import per library first (warms the OS file cache and writes .pyc files)."""
+    env = child_env()
+    out: dict[str, dict[str, Any]] = {}
+    ok: list[str] = []
+    for lib in LIBS:
+        try:
+            _wall([pythons[lib], "-c", f"import {lib}"], env)
+            ok.append(lib)
+            out[lib] = {"samples": [], "baseline": []}
+        except (RuntimeError, OSError) as e:
+            out[lib] = {"error": f"import {lib} failed: {e}"}
+    for _ in range(runs):
+        for lib in ok:
+            out[lib]["baseline"].append(_wall([pythons[lib], "-c", "pass"], env))
+            out[lib]["samples"].append(_wall([pythons[lib], "-c", f"import {lib}"], env))
+    for lib in ok:
+        d = out[lib]
+        d["baseline_median"] = statistics.median(d["baseline"])
+        d["raw_median"] = statistics.median(d["samples"])
+        d["value"] = d["raw_median"] - d["baseline_median"]
+    return out
+
+
+def reduce(key: str, samples: list[float]) -> float:
+    return min(samples) if AGGREGATE[key] == "min" else statistics.median(samples)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer repeats (smoke test)")
+    ap.add_argument("--json", metavar="OUT", help="write raw samples and results as JSON")
+    ap.add_argument("--strict", action="store_true", help="exit 1 if any row fails or errors")
+    ap.add_argument("--core-python", default=str(ROOT / ".venv/bin/python"))
+    ap.add_argument("--jax-python", default=str(ROOT / ".venv-jax/bin/python"))
+    args = ap.parse_args()
+
+    pythons = {"jax_core": args.core_python, "jax": args.jax_python}
+    t_start = time.perf_counter()
+
+    # Workloads (a)-(c): whole worker processes, alternating libraries (ABBA in the full run) so
+    # slow drift on a noisy machine hits both columns alike; samples are pooled across rounds.
+    order = ["jax_core", "jax"] if args.quick else ["jax_core", "jax", "jax", "jax_core"]
+    workers: dict[str, list[dict[str, Any]]] = {lib: [] for lib in LIBS}
+    for lib in order:
+        log(f"[bench] workloads under {lib} ({pythons[lib]})")
+        workers[lib].append(run_worker(lib, pythons[lib], args.quick, timeout=600))
+
+    log("[bench] import times")
+    imports = measure_imports(pythons, runs=3 if args.quick else 7)
+
+    # results[key][lib] = {"value": float} | {"error": str}
+    results: dict[str, dict[str, dict[str, Any]]] = {}
+    fatal: dict[str, str] = {}
+    for key, *_ in ROWS:
+        results[key] = {}
+        for lib in LIBS:
+            if key == "import":
+                results[key][lib] = imports[lib]
+                continue
+            samples: list[float] = []
+            err = None
+            for w in workers[lib]:
+                if "fatal" in w:
+                    fatal[lib] = w["fatal"] + ("\n" + w["traceback"] if "traceback" in w else "")
+                    err = w["fatal"]
+                    continue
+                r = w["workloads"].get(key, {"error": "not run"})
+                if "error" in r:
+                    err = r["error"]
+                    results[key].setdefault("_tb", {})[lib] = r.get("traceback", "")
+                else:
+                    samples += r["samples"]
+            if err is not None:
+                results[key][lib] = {"error": err, "samples": samples}
+            else:
+                results[key][lib] = {"value": reduce(key, samples), "samples": samples}
+
+    # Table.
+    header = f"{'workload':<40} {'jax_core':>10} {'jax':>10} {'unit':<8} {'ratio':>6} {'target':>7}  result"
+    lines = [header, "-" * len(header)]
+    any_bad = False
+    errors: list[str] = []
+
+    def cell(d: dict[str, Any]) -> str:
+        return f"{d['value']:10.2f}" if "value" in d else f"{'ERROR':>10}"
+
+    for key, label, unit, target in ROWS:
+        core, jx = results[key]["jax_core"], results[key]["jax"]
+        if "value" in core and "value" in jx and jx["value"] > 0:
+            ratio = core["value"] / jx["value"]
+            ok = ratio <= target
+            verdict = "PASS" if ok else "FAIL"
+            rs = f"{ratio:6.3f}"
+            results[key]["ratio"] = {"value": ratio, "target": target, "pass": ok}
+        else:
+            ok, verdict, rs = False, "ERROR", f"{'-':>6}"
+            results[key]["ratio"] = {"value": None, "target": target, "pass": False}
+            for lib in LIBS:
+                if "error" in results[key][lib] and lib not in fatal:
+                    errors.append(f"{label} [{lib}]: {results[key][lib]['error']}")
+        any_bad |= not ok
+        lines.append(
+            f"{label:<40} {cell(core)} {cell(jx)} {unit:<8} {rs} {'<= ' + str(target):>7}  {verdict}"
+        )
+
+    elapsed = time.perf_counter() - t_start
+    versions = {
+        lib: next((w.get("version") for w in workers[lib] if "version" in w), None) for lib in LIBS
+    }
+    print()
+    print("\n".join(lines))
+    print(
+        f"\nratio = jax_core / jax (lower is better). jax_core {versions['jax_core']}, "
+        f"jax {versions['jax']}; {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"{'quick' if args.quick else 'full'} run, {elapsed:.0f}s."
+    )
+    for lib, msg in fatal.items():
+        print(f"\n{lib} worker failed: {msg}")
+    for msg in errors:
+        print(f"\n{msg}")
+
+    if args.json:
+        payload = {
+            "quick": args.quick,
+            "pythons": pythons,
+            "versions": versions,
+            "machine": {"arch": platform.machine(), "cpus": os.cpu_count()},
+            "elapsed_s": elapsed,
+            "rows": [
+                {"key": k, "label": lbl, "unit": u, "target": t, **results[k]}
+                for k, lbl, u, t in ROWS
+            ],
+            "fatal": fatal,
+        }
+        Path(args.json).write_text(json.dumps(payload, indent=2) + "\n")
+        print(f"\nwrote {args.json}")
+
+    if fatal.get("jax"):
+        return 2  # the oracle itself is broken: the comparison means nothing
+    return 1 if (args.strict and any_bad) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

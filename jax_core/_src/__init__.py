@@ -1,0 +1,1 @@
+"""jax_core internals: everything behind the public modules (no stability promise)."""

@@ -1,0 +1,284 @@
+"""NumPy indexing (``x[idx]``) and functional updates (``x.at[idx].set(v)``).
+
+Reading: basic indices (ints, slices, ``None``, ``...``) become slices, reversals,
+squeezes and dynamic slices; advanced indices (integer arrays, boolean masks) become
+one ``gather``. Updating: ``x.at[idx]`` indexes an ``iota`` of ``x``'s flat positions
+with the same index to find which elements it selects, then scatters into the
+flattened ``x`` — one mechanism for every index form, with NumPy's semantics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.core.errors import NonConcreteBooleanIndexError
+from jax_core._src.core.trace import Tracer
+from jax_core._src.lax import api as lax
+from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.numpy import shape as jshape
+from jax_core._src.numpy.util import ensure_array, promote_dtypes
+from jax_core._src.typing import ArrayLike
+
+
+def _is_advanced(i: Any) -> bool:
+    if isinstance(i, (Array, np.ndarray)):
+        return True
+    return isinstance(i, (list, tuple))
+
+
+def _normalize_index(arr: Array, idx: Any) -> list[Any]:
+    if not isinstance(idx, tuple):
+        if isinstance(idx, list):
+            raise TypeError(
+                "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+                f"`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information."
+            )
+        idx = (idx,)
+    items: list[Any] = []
+    for i in idx:
+        if isinstance(i, (bool, np.bool_)):
+            raise TypeError("Boolean scalar indices are not supported; use a boolean array mask instead.")
+        if isinstance(i, (Array, np.ndarray)) and ensure_dtype(i) == np.bool_:
+            if isinstance(i, Tracer):
+                raise NonConcreteBooleanIndexError(
+                    f"Array boolean indices must be concrete; got {i.aval}\n{i.provenance()}"
+                )
+            mask = np.asarray(i)
+            items.extend(np.nonzero(mask))
+            continue
+        if isinstance(i, (Array, np.ndarray)) and not dtypes.issubdtype(ensure_dtype(i), np.integer):
+            raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {ensure_dtype(i)} at position {len(items)}, indexer value {i}")
+        if i is not None and i is not Ellipsis and not isinstance(i, (slice, int, np.integer, Array, np.ndarray)):
+            raise TypeError(f"Indexer must be an integer, slice, None, Ellipsis or array, got {i!r} of type {type(i)}")
+        items.append(i)
+    n_ellipsis = sum(1 for i in items if i is Ellipsis)
+    if n_ellipsis > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if used > arr.ndim:
+        raise IndexError(f"Too many indices: {arr.ndim}-dimensional array indexed with {used} regular indices.")
+    if n_ellipsis:
+        pos = next(k for k, i in enumerate(items) if i is Ellipsis)
+        items[pos : pos + 1] = [slice(None)] * (arr.ndim - used)
+    else:
+        items.extend([slice(None)] * (arr.ndim - used))
+    return items
+
+
+def ensure_dtype(i: Any) -> np.dtype[Any]:
+    """The dtype of an index array."""
+    return np.dtype(i.dtype)
+
+
+def _scalar_int(i: Any) -> bool:
+    return isinstance(i, (int, np.integer)) or (isinstance(i, Array) and i.ndim == 0)
+
+
+def getitem(arr: ArrayLike, idx: Any) -> Array:
+    """``arr[idx]`` with NumPy semantics (out-of-bounds array indices are clamped, as in JAX)."""
+    x = ensure_array(arr)
+    items = _normalize_index(x, idx)
+    advanced = any(isinstance(i, (Array, np.ndarray)) and np.ndim(i) > 0 if not isinstance(i, Array) else isinstance(i, Array) and i.ndim > 0 for i in items)
+    # Pass 1: basic indices. Each item maps to an output "slot"; advanced ones keep their dim.
+    adv: list[tuple[int, Any]] = []
+    slot_of_adv: list[int] = []
+    d = 0
+    out_slot = 0
+    for i in items:
+        if i is None:
+            x = shape_ops.expand_dims(x, (d,))
+            d += 1
+            out_slot += 1
+        elif isinstance(i, slice):
+            x = _apply_slice(x, d, i)
+            d += 1
+            out_slot += 1
+        elif advanced and (_scalar_int(i) or isinstance(i, (Array, np.ndarray))):
+            adv.append((d, i))
+            slot_of_adv.append(out_slot)
+            d += 1
+        else:
+            x = _apply_int(x, d, i)
+    if not adv:
+        return x
+    return _gather_advanced(x, adv, slot_of_adv)
+
+
+def _apply_slice(x: Array, dim: int, s: slice) -> Array:
+    n = x.shape[dim]
+    for v in (s.start, s.stop, s.step):
+        if isinstance(v, Tracer):
+            v.concretization_error("Array slice indices must have static start/stop/step to be used with NumPy indexing syntax.")
+    start, stop, step = s.indices(n)
+    if step == 1 and (start, stop) == (0, n):
+        return x
+    if step > 0:
+        size = max(0, (stop - start + step - 1) // step)
+        lo = [0] * x.ndim
+        hi = list(x.shape)
+        st = [1] * x.ndim
+        lo[dim], hi[dim], st[dim] = start, start + max(size - 1, 0) * step + (1 if size else 0), step
+        out = slicing.slice(x, tuple(lo), tuple(hi), tuple(st) if step != 1 else None)
+        return out
+    rev = shape_ops.rev(x, (dim,))
+    return _apply_slice(rev, dim, slice(n - 1 - start, n - 1 - stop if stop >= 0 else None, -step))
+
+
+def _apply_int(x: Array, dim: int, i: Any) -> Array:
+    n = x.shape[dim]
+    if isinstance(i, (int, np.integer)):
+        k = int(i)
+        if not -n <= k < n:
+            raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+        k %= n
+        lo = [0] * x.ndim
+        hi = list(x.shape)
+        lo[dim], hi[dim] = k, k + 1
+        return shape_ops.squeeze(slicing.slice(x, tuple(lo), tuple(hi)), (dim,))
+    # A traced scalar index: wrap negatives, then a dynamic slice (clamped, as in JAX).
+    idx = ensure_array(i)
+    idx_t = idx.dtype
+    n_c = lax._convert_element_type(n, idx_t, False)  # pyright: ignore[reportPrivateUsage]
+    zero = lax._convert_element_type(0, idx_t, False)  # pyright: ignore[reportPrivateUsage]
+    idx = lax.select(lax.lt(idx, zero), lax.add(idx, n_c), idx)
+    starts: list[Any] = [np.zeros((), idx_t)] * x.ndim
+    starts[dim] = idx
+    sizes = list(x.shape)
+    sizes[dim] = 1
+    return shape_ops.squeeze(slicing.dynamic_slice(x, starts, tuple(sizes)), (dim,))
+
+
+def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int]) -> Array:
+    dims = [d for d, _ in adv]
+    index_arrays = [ensure_array(np.asarray(i) if not isinstance(i, Array) else i) for _, i in adv]
+    index_arrays = [ensure_array(a) for a in promote_dtypes(*index_arrays)] if len(index_arrays) > 1 else index_arrays
+    bshape = jshape.broadcast_shapes(*(a.shape for a in index_arrays))
+    idx_dtype = index_arrays[0].dtype
+    normalized: list[Array] = []
+    for d, a in zip(dims, index_arrays):
+        n = lax._convert_element_type(x.shape[d], idx_dtype, False)  # pyright: ignore[reportPrivateUsage]
+        zero = lax._convert_element_type(0, idx_dtype, False)  # pyright: ignore[reportPrivateUsage]
+        a = lax.select(lax.lt(a, zero), lax.add(a, n), a)
+        normalized.append(jshape.broadcast_to(a, bshape))
+    rest = [k for k in range(x.ndim) if k not in dims]
+    xt = jshape.transpose(x, dims + rest)
+    indices = jshape.stack(normalized, axis=-1)
+    k = len(dims)
+    nb = len(bshape)
+    dnums = slicing.GatherDimensionNumbers(
+        offset_dims=tuple(range(nb, nb + len(rest))),
+        collapsed_slice_dims=tuple(range(k)),
+        start_index_map=tuple(range(k)),
+    )
+    slice_sizes = (1,) * k + tuple(x.shape[r] for r in rest)
+    out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.CLIP)
+    contiguous = all(b - a == 1 for a, b in zip(dims, dims[1:]))
+    if contiguous and dims[0] > 0:
+        first = slots[0]
+        perm = list(range(nb, nb + first)) + list(range(nb)) + list(range(nb + first, out.ndim))
+        out = jshape.transpose(out, perm)
+    return out
+
+
+# -- functional updates ----------------------------------------------------------------
+
+
+def _flat_positions(x: Array, idx: Any) -> Array:
+    """The flat positions in ``x`` that ``x[idx]`` selects, shaped like ``x[idx]``."""
+    positions = shape_ops.iota(dtypes.default_int_dtype() if x.size < 2**31 else np.dtype(np.int64), x.size)
+    return getitem(jshape.reshape(positions, x.shape), idx)
+
+
+_SCATTERS: dict[str, Callable[..., Array]] = {}
+
+
+def _scatter(x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None) -> Array:
+    (vals,) = [ensure_array(v) for v in [values]]
+    vals = lax.convert_element_type(vals, x.dtype) if vals.dtype != x.dtype else vals
+    positions = _flat_positions(x, idx)
+    vals = jshape.broadcast_to(vals, positions.shape)
+    flat = jshape.ravel(x)
+    pos = jshape.reshape(positions, (positions.size, 1))
+    upd = jshape.ravel(vals)
+    dnums = slicing.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    scatter = {
+        "set": slicing.scatter,
+        "add": slicing.scatter_add,
+        "multiply": slicing.scatter_mul,
+        "min": slicing.scatter_min,
+        "max": slicing.scatter_max,
+    }[kind]
+    out = scatter(flat, pos, upd, dnums, mode=slicing.GatherScatterMode.FILL_OR_DROP if mode in (None, "drop", "fill") else slicing.GatherScatterMode.CLIP)
+    return jshape.reshape(out, x.shape)
+
+
+class _IndexUpdateRef:
+    """``x.at[idx]``: the update methods for the elements ``idx`` selects."""
+
+    __slots__ = ("_array", "_index")
+
+    def __init__(self, array: Array, index: Any) -> None:
+        self._array = array
+        self._index = index
+
+    def get(self, *, mode: str | None = None, fill_value: ArrayLike | None = None) -> Array:
+        """``x[idx]``."""
+        return getitem(self._array, self._index)
+
+    def set(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] = values``."""
+        return _scatter(self._array, self._index, values, "set", mode)
+
+    def add(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] += values`` (repeated indices accumulate)."""
+        return _scatter(self._array, self._index, values, "add", mode)
+
+    def subtract(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] -= values``."""
+        return _scatter(self._array, self._index, lax.neg(ensure_array(values)), "add", mode)
+
+    def multiply(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] *= values``."""
+        return _scatter(self._array, self._index, values, "multiply", mode)
+
+    mul = multiply
+
+    def divide(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] /= values``."""
+        one = lax._convert_element_type(1, self._array.dtype, False)  # pyright: ignore[reportPrivateUsage]
+        return _scatter(self._array, self._index, lax.div(ensure_array(one), lax.convert_element_type(ensure_array(values), self._array.dtype)), "multiply", mode)
+
+    def min(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] = minimum(x[idx], values)``."""
+        return _scatter(self._array, self._index, values, "min", mode)
+
+    def max(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] = maximum(x[idx], values)``."""
+        return _scatter(self._array, self._index, values, "max", mode)
+
+    def apply(self, func: Callable[[Array], Array], *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] = func(x[idx])`` (``func`` elementwise)."""
+        return _scatter(self._array, self._index, func(getitem(self._array, self._index)), "set", mode)
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateRef({self._array!r}, {self._index!r})"
+
+
+class IndexUpdateHelper:
+    """``x.at``: index it (``x.at[idx]``) to get the update methods."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: Array) -> None:
+        self._array = array
+
+    def __getitem__(self, index: Any) -> _IndexUpdateRef:
+        return _IndexUpdateRef(self._array, index)
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateHelper({self._array!r})"

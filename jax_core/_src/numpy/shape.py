@@ -1,0 +1,158 @@
+"""Shape manipulation: reshape, transpose, squeeze, expand_dims, concatenate, stack, broadcast_to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src.basearray import Array
+from jax_core._src.core.avals import canonical_shape
+from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.lax import shape_ops
+from jax_core._src.lax.base import broadcast_shapes as _broadcast_shapes
+from jax_core._src.numpy.util import canonicalize_axes, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
+from jax_core._src.typing import ArrayLike, ShapeLike
+
+
+def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
+    """``a`` with a new shape of the same size (one dimension may be -1)."""
+    check_arraylike("reshape", a)
+    if order != "C":
+        raise NotImplementedError(f"jnp.reshape order={order!r} is not implemented; only order='C' is.")
+    arr = ensure_array(a)
+    dims = list(shape) if not isinstance(shape, (int, np.integer)) else [shape]
+    size = arr.size
+    known = 1
+    unknown = [i for i, d in enumerate(dims) if not isinstance(d, Array) and int(d) == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    resolved = canonical_shape([1 if i in unknown else d for i, d in enumerate(dims)], "reshape")
+    for d in resolved:
+        known *= d
+    if unknown:
+        if known == 0 or size % known:
+            raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)}")
+        resolved = tuple(size // known if i in unknown else d for i, d in enumerate(resolved))
+    if int(np.prod(resolved, dtype=np.int64)) != size:
+        raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} (size {int(np.prod(resolved))})")
+    if resolved == arr.shape:
+        return arr
+    return shape_ops.reshape(arr, resolved)
+
+
+def ravel(a: ArrayLike) -> Array:
+    """``a`` flattened to one dimension."""
+    return reshape(a, (-1,))
+
+
+def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
+    """``a`` with its axes permuted (reversed by default)."""
+    check_arraylike("transpose", a)
+    arr = ensure_array(a)
+    perm = tuple(reversed(range(arr.ndim))) if axes is None else tuple(canonicalize_axis(int(i), arr.ndim) for i in axes)
+    if sorted(perm) != list(range(arr.ndim)):
+        raise ValueError(f"axes {tuple(axes or ())} don't match array of dimension {arr.ndim}")
+    if perm == tuple(range(arr.ndim)):
+        return arr
+    return shape_ops.transpose(arr, perm)
+
+
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
+    """``a`` with two axes swapped."""
+    arr = ensure_array(a)
+    perm = list(range(arr.ndim))
+    i, j = canonicalize_axis(axis1, arr.ndim), canonicalize_axis(axis2, arr.ndim)
+    perm[i], perm[j] = perm[j], perm[i]
+    return transpose(arr, perm)
+
+
+def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
+    """``a`` without size-1 dimensions (all of them, or those in ``axis``)."""
+    arr = ensure_array(a)
+    if axis is None:
+        dims = tuple(i for i, d in enumerate(arr.shape) if d == 1)
+    else:
+        dims = canonicalize_axes(axis, arr.ndim)
+        for d in dims:
+            if arr.shape[d] != 1:
+                raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one, got shape={arr.shape} and dimensions={dims}")
+    return shape_ops.squeeze(arr, dims) if dims else arr
+
+
+def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
+    """``a`` with new size-1 dimensions at ``axis``."""
+    arr = ensure_array(a)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return shape_ops.expand_dims(arr, canonicalize_axes(axes, arr.ndim + len(axes)))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """The shape ``shapes`` broadcast to (NumPy rules)."""
+    try:
+        return _broadcast_shapes("broadcast_shapes", *(tuple(s) for s in shapes))
+    except TypeError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={[tuple(s) for s in shapes]}") from None
+
+
+def broadcast_to(a: ArrayLike, shape: ShapeLike) -> Array:
+    """``a`` broadcast to ``shape`` (NumPy rules)."""
+    check_arraylike("broadcast_to", a)
+    arr = ensure_array(a)
+    dims = canonical_shape(shape, "broadcast_to")
+    if arr.shape == dims:
+        return arr
+    if len(dims) < arr.ndim or any(s not in (1, d) for s, d in zip(arr.shape, dims[len(dims) - arr.ndim:])):
+        raise ValueError(f"Incompatible shapes for broadcasting: {arr.shape} and requested shape {dims}")
+    lead = len(dims) - arr.ndim
+    squeezed = [i for i, s in enumerate(arr.shape) if s == 1 and dims[lead + i] != 1]
+    if squeezed:
+        arr = shape_ops.squeeze(arr, tuple(squeezed))
+    kept = [lead + i for i, s in enumerate(get_aval(a).shape) if i not in squeezed]
+    return shape_ops.broadcast_in_dim(arr, dims, tuple(kept))
+
+
+def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Array:
+    """Joins arrays along an existing axis."""
+    if not arrays:
+        raise ValueError("Need at least one array to concatenate.")
+    check_arraylike("concatenate", *arrays)
+    arrs = [ensure_array(a) for a in promote_dtypes(*arrays)]
+    if axis is None:
+        arrs = [ravel(a) for a in arrs]
+        axis = 0
+    if any(a.ndim == 0 for a in arrs):
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    ax = canonicalize_axis(axis, arrs[0].ndim)
+    return arrs[0] if len(arrs) == 1 else shape_ops.concatenate(arrs, ax)
+
+
+def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> Array:
+    """Joins arrays along a new axis."""
+    if not arrays:
+        raise ValueError("Need at least one array to stack.")
+    check_arraylike("stack", *arrays)
+    arrs = [ensure_array(a) for a in arrays]
+    shapes = {a.shape for a in arrs}
+    if len(shapes) != 1:
+        raise ValueError("All input arrays must have the same shape.")
+    ax = canonicalize_axis(axis, arrs[0].ndim + 1)
+    return concatenate([expand_dims(a, ax) for a in arrs], ax)
+
+
+def shape(a: ArrayLike) -> tuple[int, ...]:
+    """The shape of an array-like."""
+    return get_aval(a).shape
+
+
+def ndim(a: ArrayLike) -> int:
+    """The number of dimensions of an array-like."""
+    return len(get_aval(a).shape)
+
+
+def size(a: ArrayLike) -> int:
+    """The number of elements of an array-like."""
+    return get_aval(a).size
+
+

@@ -1,0 +1,170 @@
+"""Elementwise ``jax_core.numpy`` functions: NumPy names, JAX promotion, lax underneath."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.lax import api as lax
+from jax_core._src.numpy.util import check_arraylike, promote_dtypes, promote_dtypes_inexact
+from jax_core._src.typing import ArrayLike
+
+UnaryFn = Callable[[ArrayLike], Array]
+BinaryFn = Callable[[ArrayLike, ArrayLike], Array]
+
+
+def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> UnaryFn:
+    def fn(x: ArrayLike, /) -> Array:
+        check_arraylike(name, x)
+        (arg,) = promote_dtypes_inexact(x) if inexact else promote_dtypes(x)
+        return op(arg)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``{' (integer inputs promote to float)' if inexact else ''}."
+    return fn
+
+
+def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> BinaryFn:
+    def fn(x: ArrayLike, y: ArrayLike, /) -> Array:
+        check_arraylike(name, x, y)
+        a, b = promote_dtypes_inexact(x, y) if inexact else promote_dtypes(x, y)
+        return op(a, b)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``, with JAX's type promotion."
+    return fn
+
+
+sin = _one_to_one_unary("sin", lax.sin, inexact=True)
+cos = _one_to_one_unary("cos", lax.cos, inexact=True)
+tan = _one_to_one_unary("tan", lax.tan, inexact=True)
+arcsin = _one_to_one_unary("arcsin", lax.asin, inexact=True)
+arccos = _one_to_one_unary("arccos", lax.acos, inexact=True)
+arctan = _one_to_one_unary("arctan", lax.atan, inexact=True)
+sinh = _one_to_one_unary("sinh", lax.sinh, inexact=True)
+cosh = _one_to_one_unary("cosh", lax.cosh, inexact=True)
+tanh = _one_to_one_unary("tanh", lax.tanh, inexact=True)
+arcsinh = _one_to_one_unary("arcsinh", lax.asinh, inexact=True)
+arccosh = _one_to_one_unary("arccosh", lax.acosh, inexact=True)
+arctanh = _one_to_one_unary("arctanh", lax.atanh, inexact=True)
+exp = _one_to_one_unary("exp", lax.exp, inexact=True)
+exp2 = _one_to_one_unary("exp2", lax.exp2, inexact=True)
+log = _one_to_one_unary("log", lax.log, inexact=True)
+log1p = _one_to_one_unary("log1p", lax.log1p, inexact=True)
+expm1 = _one_to_one_unary("expm1", lax.expm1, inexact=True)
+sqrt = _one_to_one_unary("sqrt", lax.sqrt, inexact=True)
+cbrt = _one_to_one_unary("cbrt", lax.cbrt, inexact=True)
+floor = _one_to_one_unary("floor", lambda x: x if _is_int_or_bool(x) else lax.floor(x))
+ceil = _one_to_one_unary("ceil", lambda x: x if _is_int_or_bool(x) else lax.ceil(x))
+negative = _one_to_one_unary("negative", lax.neg)
+positive = _one_to_one_unary("positive", lambda x: _as_array(x))
+sign = _one_to_one_unary("sign", lax.sign)
+isfinite = _one_to_one_unary("isfinite", lambda x: lax.is_finite(x) if not _is_int_or_bool(x) else lax.eq(x, x))
+logical_not = _one_to_one_unary("logical_not", lambda x: lax.bitwise_not(lax._as_bool(x)))  # pyright: ignore[reportPrivateUsage]
+bitwise_not = _one_to_one_unary("bitwise_not", lax.bitwise_not)
+invert = bitwise_not
+square = _one_to_one_unary("square", lambda x: lax.integer_pow(x, 2))
+reciprocal = _one_to_one_unary("reciprocal", lambda x: lax.integer_pow(x, -1), inexact=True)
+real = _one_to_one_unary("real", lambda x: lax.real(x) if _is_complex(x) else _as_array(x))
+imag = _one_to_one_unary("imag", lambda x: lax.imag(x) if _is_complex(x) else lax.mul(_as_array(x), lax._convert_element_type(0, get_aval(x).dtype, True)))  # pyright: ignore[reportPrivateUsage]
+conjugate = _one_to_one_unary("conjugate", lambda x: lax.conj(x) if _is_complex(x) else _as_array(x))
+conj = conjugate
+
+
+def _absolute(x: ArrayLike) -> Array:
+    if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger) or get_aval(x).dtype == np.bool_:
+        return _as_array(x)
+    return lax.abs(x)
+
+
+absolute = _one_to_one_unary("absolute", _absolute)
+abs = absolute
+
+add = _one_to_one_binary("add", lambda x, y: lax.bitwise_or(x, y) if _is_bool(x) else lax.add(x, y))
+subtract = _one_to_one_binary("subtract", lax.sub)
+multiply = _one_to_one_binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else lax.mul(x, y))
+true_divide = _one_to_one_binary("true_divide", lax.div, inexact=True)
+divide = true_divide
+power = _one_to_one_binary("power", lambda x, y: _power(x, y))
+maximum = _one_to_one_binary("maximum", lax.max)
+minimum = _one_to_one_binary("minimum", lax.min)
+arctan2 = _one_to_one_binary("arctan2", lax.atan2, inexact=True)
+equal = _one_to_one_binary("equal", lax.eq)
+not_equal = _one_to_one_binary("not_equal", lax.ne)
+less = _one_to_one_binary("less", lax.lt)
+less_equal = _one_to_one_binary("less_equal", lax.le)
+greater = _one_to_one_binary("greater", lax.gt)
+greater_equal = _one_to_one_binary("greater_equal", lax.ge)
+bitwise_and = _one_to_one_binary("bitwise_and", lax.bitwise_and)
+bitwise_or = _one_to_one_binary("bitwise_or", lax.bitwise_or)
+bitwise_xor = _one_to_one_binary("bitwise_xor", lax.bitwise_xor)
+left_shift = _one_to_one_binary("left_shift", lax.shift_left)
+right_shift = _one_to_one_binary("right_shift", lambda x, y: lax.shift_right_logical(x, y) if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger) else lax.shift_right_arithmetic(x, y))
+logical_and = _one_to_one_binary("logical_and", lambda x, y: lax.bitwise_and(lax._as_bool(x), lax._as_bool(y)))  # pyright: ignore[reportPrivateUsage]
+logical_or = _one_to_one_binary("logical_or", lambda x, y: lax.bitwise_or(lax._as_bool(x), lax._as_bool(y)))  # pyright: ignore[reportPrivateUsage]
+logical_xor = _one_to_one_binary("logical_xor", lambda x, y: lax.bitwise_xor(lax._as_bool(x), lax._as_bool(y)))  # pyright: ignore[reportPrivateUsage]
+nextafter = _one_to_one_binary("nextafter", lax.nextafter, inexact=True)
+
+
+def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
+    dt = get_aval(x).dtype
+    if dt == np.bool_:
+        raise TypeError("floor_divide does not accept dtype bool.")
+    if dtypes.issubdtype(dt, np.integer):
+        # Round toward negative infinity: adjust C-style truncation where signs differ.
+        zero = lax._convert_element_type(0, dt, True)  # pyright: ignore[reportPrivateUsage]
+        q = lax.div(x, y)
+        r = lax.rem(x, y)
+        fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(y, zero)))
+        one = lax._convert_element_type(1, dt, True)  # pyright: ignore[reportPrivateUsage]
+        return lax.select(fix, lax.sub(q, one), q)
+    return lax.floor(lax.div(x, y))
+
+
+def _remainder(x: ArrayLike, y: ArrayLike) -> Array:
+    dt = get_aval(x).dtype
+    zero = lax._convert_element_type(0, dt, True)  # pyright: ignore[reportPrivateUsage]
+    r = lax.rem(x, y)
+    fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(y, zero)))
+    return lax.select(fix, lax.add(r, y), r)
+
+
+floor_divide = _one_to_one_binary("floor_divide", _floor_divide)
+remainder = _one_to_one_binary("remainder", _remainder)
+mod = remainder
+fmod = _one_to_one_binary("fmod", lax.rem)
+
+
+def _power(x: ArrayLike, y: ArrayLike) -> Array:
+    dt = get_aval(x).dtype
+    if dtypes.issubdtype(dt, np.integer) or dt == np.bool_:
+        if isinstance(y, (int, np.integer)) or (not isinstance(y, Array) and np.ndim(y) == 0):
+            exponent = int(np.asarray(y))
+            if exponent < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+            return lax.integer_pow(x, exponent)
+        raise NotImplementedError("jnp.power with an integer base and an array exponent is not implemented yet")
+    return lax.pow(x, y)
+
+
+def _is_bool(x: ArrayLike) -> bool:
+    return get_aval(x).dtype == np.bool_
+
+
+def _is_int_or_bool(x: ArrayLike) -> bool:
+    dt = get_aval(x).dtype
+    return dt == np.bool_ or dtypes.issubdtype(dt, np.integer)
+
+
+def _is_complex(x: ArrayLike) -> bool:
+    return dtypes.issubdtype(get_aval(x).dtype, np.complexfloating)
+
+
+def _as_array(x: ArrayLike) -> Array:
+    from jax_core._src.numpy.util import ensure_array
+
+    return ensure_array(x)

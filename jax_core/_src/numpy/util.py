@@ -1,0 +1,98 @@
+"""Argument checks and type promotion shared by every ``jax_core.numpy`` function."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.core.trace import Tracer
+from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.lax import api as lax
+from jax_core._src.typing import ArrayLike, DTypeLike
+
+_SCALARS = (bool, int, float, complex, np.generic)
+
+
+def is_arraylike(x: object) -> bool:
+    """Whether ``x`` is accepted where ``ArrayLike`` is expected (lists and tuples are not)."""
+    return isinstance(x, (Array, np.ndarray, *_SCALARS)) or hasattr(x, "__jax_array__")
+
+
+def check_arraylike(fun_name: str, *args: object) -> None:
+    """Raises JAX's ``TypeError`` if an argument is not array-like (e.g. a list)."""
+    for pos, arg in enumerate(args):
+        if not is_arraylike(arg) or isinstance(arg, np.str_):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position {pos}.")
+
+
+def promote_dtypes(*args: ArrayLike) -> list[ArrayLike]:
+    """Converts arguments to their common dtype under JAX's promotion lattice (weak types kept)."""
+    if len(args) < 2:
+        return list(args)
+    pairs = [(get_aval(a).dtype, dtypes.is_weakly_typed(a) if not isinstance(a, (Tracer, Array)) else get_aval(a).weak_type) for a in args]
+    to_dtype, weak = dtypes.lattice_result_type(*pairs)
+    return [lax._convert_element_type(a, to_dtype, weak) for a in args]
+
+
+def promote_dtypes_inexact(*args: ArrayLike) -> list[ArrayLike]:
+    """Like ``promote_dtypes``, then to the default floating dtype if the result is not inexact."""
+    promoted = promote_dtypes(*args)
+    out: list[ArrayLike] = []
+    for a in promoted:
+        aval = get_aval(a)
+        weak = aval.weak_type if isinstance(a, Array) else dtypes.is_weakly_typed(a)
+        if not dtypes.issubdtype(aval.dtype, np.inexact):
+            out.append(lax._convert_element_type(a, dtypes.to_inexact_dtype(aval.dtype), weak))
+        else:
+            out.append(a)
+    return out
+
+
+def ensure_array(x: ArrayLike) -> Array:
+    """``x`` as an Array (device array or tracer)."""
+    if isinstance(x, Array):
+        return x
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        out = jax_array()
+        if isinstance(out, Array):
+            return out
+    return lax.convert_element_type(x, get_aval(x).dtype) if not dtypes.is_weakly_typed(x) else _weak_array(x)
+
+
+def _weak_array(x: ArrayLike) -> Array:
+    from jax_core._src.lax import convert
+
+    aval = get_aval(x)
+    out: Array = convert.convert_element_type_p.bind(x, new_dtype=aval.dtype, weak_type=True)
+    return out
+
+
+def canonicalize_axis(axis: int, ndim: int) -> int:
+    """A non-negative axis; ``ValueError`` (as numpy's AxisError) when out of range."""
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def canonicalize_axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
+    """Axes as a sorted tuple of non-negative ints (all axes for ``None``)."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = tuple(canonicalize_axis(int(a), ndim) for a in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {axis}")
+    return out
+
+
+def user_dtype(dtype: DTypeLike | None, fun_name: str) -> np.dtype[Any] | None:
+    """Canonicalizes a dtype the user asked for (warning if 64-bit is unavailable)."""
+    if dtype is None:
+        return None
+    dtypes.check_user_dtype_supported(dtype, fun_name)
+    return dtypes.canonicalize_dtype(dtype)

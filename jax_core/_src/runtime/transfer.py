@@ -1,0 +1,274 @@
+"""Moving values between the host and devices: ``device_put``, ``device_get``.
+
+``device_put`` places host values (NumPy arrays, scalars) and existing device
+arrays on a device or according to a :class:`~jax_core.sharding.Sharding`; for a
+multi-device sharding the host value is cut into per-device shards with
+``devices_indices_map`` and jaxlib assembles one global array from them. The
+array stores the very sharding object passed in, so ``device_put(x, s).sharding
+is s``.
+
+Re-sharding an existing array copies its shards device-to-device when the old
+and new shardings cut the array the same way (same ``HloSharding``, any
+devices); otherwise the value takes a round trip through the host (correct
+everywhere, and cheap on the CPU backend).
+
+``ensure_single_device`` is the rule eager dispatch uses for arrays that span
+several devices: gather them onto one device before running a one-device
+computation.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, Final, overload
+
+import numpy as np
+
+from jax_core._src import config
+from jax_core._src import lib as _lib
+from jax_core._src.basearray import Array
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.runtime import client
+from jax_core._src.runtime.array import ArrayImpl, _to_numpy_canonical  # pyright: ignore[reportPrivateUsage]
+from jax_core._src.sharding import (
+    Device,
+    Sharding,
+    SingleDeviceSharding,
+    from_cpp_sharding,
+)
+from jax_core._src.tree_util import broadcast_prefix, tree_flatten, tree_unflatten
+from jax_core._src.typing import ArrayLike
+
+__all__ = ["device_get", "device_put", "ensure_single_device"]
+
+_jax: ModuleType = getattr(_lib, "_jax")
+_COPY: Final[Any] = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
+_CPP_SINGLE: Final[type[Any]] = _jax.SingleDeviceSharding
+
+DeviceOrSharding = Device | Sharding
+"""Where ``device_put`` places a value: a device or a sharding."""
+
+
+def _is_target(x: object) -> bool:
+    return x is None or isinstance(x, (Sharding, _jax.Device))
+
+
+def _index_key(index: tuple[slice, ...]) -> tuple[tuple[int | None, int | None, int | None], ...]:
+    return tuple((s.start, s.stop, s.step) for s in index)
+
+
+def _put_host(value: np.ndarray[Any, Any], weak: bool, sharding: Any, committed: bool) -> Any:
+    """Copies a canonical-dtype host array to the devices of ``sharding`` (jax_core or C++)."""
+    s = from_cpp_sharding(sharding)
+    aval = ShapedArray(value.shape, value.dtype, weak)
+    x64 = config.enable_x64.value
+    if s.num_devices == 1:
+        devices = list(s._device_assignment)  # pyright: ignore[reportPrivateUsage]
+        return _jax.batched_device_put(
+            aval, sharding, [value], devices, committed, False, _COPY, x64
+        )
+    index_map = s.devices_indices_map(tuple(value.shape))  # validates rank and divisibility
+    devices = list(s._addressable_device_assignment)  # pyright: ignore[reportPrivateUsage]
+    if s.is_fully_replicated:
+        shards = [value] * len(devices)
+        return _jax.batched_device_put(
+            aval, sharding, shards, devices, committed, False, _COPY, x64
+        )
+    indices = [index_map[d] for d in devices]
+    shards = [value[i] for i in indices]
+    if len({_index_key(i) for i in indices}) == len(indices):
+        return _jax.batched_device_put(
+            aval, sharding, shards, devices, committed, False, _COPY, x64
+        )
+    # Partially replicated (some blocks on several devices): jaxlib 0.12's
+    # batched_device_put fails on these ("bad_function_call"), so each block is put
+    # on its device and the global array is assembled from the single-device arrays.
+    shard_aval = ShapedArray(shards[0].shape, value.dtype, weak)
+    singles = [
+        _jax.batched_device_put(
+            shard_aval, client.single_device_sharding(d), [v], [d], committed, False, _COPY, x64
+        )
+        for v, d in zip(shards, devices, strict=True)
+    ]
+    return ArrayImpl(aval, sharding, singles, committed, True)
+
+
+def _sharding_of(x: Any) -> Sharding:
+    return from_cpp_sharding(x._sharding)
+
+
+def _reshard(x: Any, target: Any, *, donate: bool, may_alias: bool | None) -> Any:
+    """``x`` (an ``ArrayImpl``) laid out as ``target`` (a jax_core or C++ sharding), committed."""
+    src = _sharding_of(x)
+    dst = from_cpp_sharding(target)
+    if src == dst and may_alias is not False:
+        if x._committed:
+            return x
+        # Same buffers, now committed to their devices.
+        return ArrayImpl(x.aval, target, x._arrays, True, True)
+    ndim = len(x.shape)
+    if (
+        src.num_devices == dst.num_devices
+        and src.memory_kind == dst.memory_kind
+        and _same_layout(src, dst, ndim)
+    ):
+        semantics = (
+            _jax.ArrayCopySemantics.DONATE_INPUT
+            if donate
+            else _jax.ArrayCopySemantics.ALWAYS_COPY
+            if may_alias is False
+            else _jax.ArrayCopySemantics.REUSE_INPUT
+        )
+        (out,) = _jax.batched_copy_array_to_devices_with_sharding(
+            [x],
+            [dst._internal_device_list],
+            [target],
+            [semantics],  # pyright: ignore[reportPrivateUsage]
+        )
+        if not out._committed:
+            out = ArrayImpl(out.aval, target, out._arrays, True, True)
+        return out
+    value = np.asarray(x)
+    out = _put_host(value, bool(x.aval.weak_type), target, committed=True)
+    if donate:
+        x.delete()
+    return out
+
+
+def _same_layout(src: Sharding, dst: Sharding, ndim: int) -> bool:
+    """Whether device position ``i`` holds the same slice under both shardings."""
+    a = src._to_xla_hlo_sharding(ndim)  # pyright: ignore[reportPrivateUsage]
+    b = dst._to_xla_hlo_sharding(ndim)  # pyright: ignore[reportPrivateUsage]
+    replicated = (src.num_devices == 1 or a.is_replicated()) and (
+        dst.num_devices == 1 or b.is_replicated()
+    )
+    return replicated or bool(a == b)
+
+
+def _put_leaf(x: Any, target: Any, donate: bool, may_alias: bool | None) -> Any:
+    if isinstance(target, _jax.Device):
+        target = client.single_device_sharding(target)
+    if type(x) is ArrayImpl:
+        if target is None:
+            if may_alias is False:
+                return _reshard(x, x._sharding, donate=donate, may_alias=False)
+            return x
+        return _reshard(x, target, donate=donate, may_alias=may_alias)
+    if isinstance(x, Array):  # a tracer: staging device_put is not implemented
+        if target is None:
+            return x
+        raise NotImplementedError(
+            "jax_core.device_put with a device or sharding is not supported inside "
+            "transformations (jit, grad, vmap) yet; call it outside them."
+        )
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        return _put_leaf(jax_array(), target, donate, may_alias)
+    value, weak = _to_numpy_canonical(x)
+    if target is None:
+        return _put_host(value, weak, client.single_device_sharding(client.default_device()), False)
+    return _put_host(value, weak, target, committed=True)
+
+
+@overload
+def device_put(
+    x: ArrayLike,
+    device: DeviceOrSharding | None = None,
+    *,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> Array: ...
+
+
+@overload
+def device_put(
+    x: Any,
+    device: Any = None,
+    *,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> Any: ...
+
+
+def device_put(
+    x: Any,
+    device: Any = None,
+    *,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> Any:
+    """Places ``x`` (an array-like, or a pytree of them) on a device or sharding.
+
+    Args:
+      x: a NumPy array, Python or NumPy scalar, ``jax_core.Array``, or a pytree of them.
+      device: ``None`` (the default device, uncommitted; arrays are returned as
+        they are), a ``Device``, a :class:`~jax_core.sharding.Sharding` (e.g. a
+        ``NamedSharding`` splitting the array over a mesh), or a pytree prefix
+        of ``x`` whose leaves are any of those.
+      donate: whether ``x``'s buffers may be invalidated (donated) by the copy.
+      may_alias: ``False`` forces a copy even when ``x`` already has the
+        requested placement; ``None``/``True`` let the result share ``x``'s buffers.
+
+    Returns:
+      ``jax_core.Array`` leaves in the structure of ``x``. A device or sharding
+      commits the result to its devices. The result's ``sharding`` is the object
+      passed (a ``Device`` becomes ``SingleDeviceSharding(device)``).
+
+    Raises:
+      ValueError: the sharding's rank exceeds the value's, or ``device`` is not
+        a tree prefix of ``x``.
+      IndivisibleError: a sharded dimension does not divide evenly.
+      TypeError: a leaf is not an array-like value.
+    """
+    leaves, treedef = tree_flatten(x)
+    if _is_target(device):
+        targets: list[Any] = [device] * len(leaves)
+    else:
+        targets = broadcast_prefix(device, x, is_leaf=_is_target)
+    out = [_put_leaf(leaf, t, donate, may_alias) for leaf, t in zip(leaves, targets, strict=True)]
+    return tree_unflatten(treedef, out)
+
+
+def device_get(x: Any) -> Any:
+    """Copies every ``jax_core.Array`` in the pytree ``x`` to a host NumPy array.
+
+    Sharded arrays are assembled from all their shards. Other leaves (NumPy
+    arrays, Python scalars, strings, ...) are returned unchanged. The NumPy
+    arrays returned are read-only, as in JAX.
+    """
+    leaves, treedef = tree_flatten(x)
+    for leaf in leaves:  # start all transfers before waiting on any
+        if type(leaf) is ArrayImpl and leaf._npy_value is None and not leaf.is_deleted():
+            try:
+                leaf._copy_single_device_array_to_host_async()
+            except Exception:  # noqa: BLE001  (best effort: a prefetch only)
+                pass
+    out = [np.asarray(leaf) if isinstance(leaf, Array) else leaf for leaf in leaves]
+    return tree_unflatten(treedef, out)
+
+
+def ensure_single_device(x: Any, device: Device | None = None) -> Any:
+    """``x`` as an array on one device: gathers an array that spans several devices.
+
+    Eager dispatch compiles one-device computations, so an input sharded or
+    replicated over several devices is first brought onto ``device`` (default:
+    the default device): a replicated array reuses its shard on that device when
+    it has one; a sharded array is assembled through the host. The result is
+    uncommitted unless it reuses a shard. Everything else (single-device arrays,
+    host values, tracers) is returned unchanged.
+    """
+    if type(x) is not ArrayImpl:
+        return x
+    cpp = x._sharding
+    if type(cpp) is _CPP_SINGLE or isinstance(cpp, SingleDeviceSharding):
+        return x
+    s = from_cpp_sharding(cpp)
+    if s.num_devices == 1:
+        return x
+    dev = client.default_device() if device is None else device
+    target = client.single_device_sharding(dev)
+    if s.is_fully_replicated:
+        for shard in x._arrays:
+            if shard._sharding._device == dev:
+                return ArrayImpl(x.aval, target, [shard], x._committed, True)
+    return _put_host(np.asarray(x), bool(x.aval.weak_type), target, committed=False)

@@ -1,0 +1,28 @@
+"""Shardings: how arrays are laid out across devices (``jax.sharding``).
+
+Example::
+
+    import numpy as np
+    import jax_core as jax
+    from jax_core.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("x", "y"))
+    x = jax.device_put(np.arange(64.0).reshape(8, 8), NamedSharding(mesh, P("x", "y")))
+    x.sharding.shard_shape(x.shape)  # (4, 2)
+"""
+
+from jax_core._src.sharding import AxisType as AxisType
+from jax_core._src.sharding import Mesh as Mesh
+from jax_core._src.sharding import NamedSharding as NamedSharding
+from jax_core._src.sharding import PartitionSpec as PartitionSpec
+from jax_core._src.sharding import Sharding as Sharding
+from jax_core._src.sharding import SingleDeviceSharding as SingleDeviceSharding
+
+__all__ = [
+    "AxisType",
+    "Mesh",
+    "NamedSharding",
+    "PartitionSpec",
+    "Sharding",
+    "SingleDeviceSharding",
+]
