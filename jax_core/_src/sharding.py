@@ -47,8 +47,8 @@ from jax_core._src.runtime import client as _client
 # jaxlib's ``_jax`` extension ships no stubs: reached through ``ModuleType`` its
 # attributes are ``Any`` to both checkers; the classes used in signatures are
 # declared under ``TYPE_CHECKING`` below.
-_jax: ModuleType = getattr(_lib, "_jax")
-_xc: ModuleType = getattr(_lib, "xla_client")
+_jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
+_xc: ModuleType = getattr(_lib, "xla_client")  # noqa: B009
 
 __all__ = [
     "AxisType",
@@ -500,7 +500,7 @@ class Mesh:
     axis types are equal.
     """
 
-    __slots__ = ("devices", "axis_names", "axis_types", "size", "_device_list", "_hash")
+    __slots__ = ("_device_list", "_hash", "axis_names", "axis_types", "devices", "size")
 
     devices: np.ndarray[Any, np.dtype[np.object_]]
     axis_names: tuple[AxisName, ...]
@@ -733,7 +733,7 @@ class PartitionSpec:
     Example: ``PartitionSpec('x', None)`` splits dimension 0 over mesh axis ``'x'``.
     """
 
-    __slots__ = ("_partitions", "unreduced", "reduced")
+    __slots__ = ("_partitions", "reduced", "unreduced")
 
     UNCONSTRAINED: Final = _UNCONSTRAINED
     """A sentinel entry: leave this dimension's sharding to the compiler."""

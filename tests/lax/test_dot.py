@@ -21,7 +21,9 @@ from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import dot as lax
 from jax_core._src.runtime.array import device_put_host
 
-F32, F16, I32, I8, BOOL = (np.dtype(t) for t in (np.float32, np.float16, np.int32, np.int8, np.bool_))
+F32, F16, I32, I8, BOOL = (
+    np.dtype(t) for t in (np.float32, np.float16, np.int32, np.int8, np.bool_)
+)
 MATMUL = (((1,), (0,)), ((), ()))
 
 
@@ -32,7 +34,9 @@ def _values(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
 
 
 def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]]) -> str:
-    closed = trace_to_jaxpr(lambda *a: [fun(*a)], [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None))
+    closed = trace_to_jaxpr(
+        lambda *a: [fun(*a)], [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
+    )
     return str(closed)
 
 
@@ -63,7 +67,9 @@ _NEEDS_PP = pytest.mark.xfail(
 def test_matmul_matvec_vecvec(dtype: np.dtype[Any]) -> None:
     a, b, v = _values((2, 3), dtype), _values((3, 4), dtype), _values((3,), dtype)
     if dtype == BOOL:
-        matmul: Callable[[Any, Any], Any] = lambda p, q: (p.astype(np.int32) @ q.astype(np.int32)) > 0
+        matmul: Callable[[Any, Any], Any] = lambda p, q: (
+            (p.astype(np.int32) @ q.astype(np.int32)) > 0
+        )
     else:
         matmul = np.matmul
     _check(lax.dot(a, b), np.asarray(matmul(a, b), dtype))
@@ -90,26 +96,43 @@ def test_mixed_dtypes_promote_like_xla() -> None:
 def test_preferred_element_type() -> None:
     a, b = _values((2, 3), I8), _values((3, 2), I8)
     _check(lax.dot(a, b, preferred_element_type=np.int32), a.astype(I32) @ b.astype(I32))
-    _check(lax.dot_general(_values((2, 3), F16), _values((3,), F16), MATMUL, preferred_element_type=np.float32),
-           _values((2, 3), F32) @ _values((3,), F32))
+    _check(
+        lax.dot_general(
+            _values((2, 3), F16), _values((3,), F16), MATMUL, preferred_element_type=np.float32
+        ),
+        _values((2, 3), F32) @ _values((3,), F32),
+    )
 
 
 def test_precision_is_accepted_and_canonicalized() -> None:
     a, b = _values((2, 3), F32), _values((3, 2), F32)
-    for precision in ("highest", lax.Precision.HIGH, ("bfloat16", "float32"), (lax.Precision.DEFAULT, lax.Precision.HIGHEST)):
+    for precision in (
+        "highest",
+        lax.Precision.HIGH,
+        ("bfloat16", "float32"),
+        (lax.Precision.DEFAULT, lax.Precision.HIGHEST),
+    ):
         _check(lax.dot(a, b, precision=precision), a @ b)
     assert lax.canonicalize_precision("fastest") == (lax.Precision.DEFAULT, lax.Precision.DEFAULT)
-    assert lax.canonicalize_precision(("high", "highest")) == (lax.Precision.HIGH, lax.Precision.HIGHEST)
+    assert lax.canonicalize_precision(("high", "highest")) == (
+        lax.Precision.HIGH,
+        lax.Precision.HIGHEST,
+    )
     assert lax.canonicalize_precision(None) is None
     assert lax.Precision("tensorfloat32") is lax.Precision.HIGH
-    assert repr(lax.Precision.HIGHEST) == "Precision.HIGHEST" and str(lax.Precision.HIGHEST) == "HIGHEST"
+    assert (
+        repr(lax.Precision.HIGHEST) == "Precision.HIGHEST"
+        and str(lax.Precision.HIGHEST) == "HIGHEST"
+    )
 
 
 def test_params_match_jax() -> None:
     def fun(a: Any, b: Any) -> list[Any]:
         return [lax.dot(a, b, precision="highest", preferred_element_type=np.float32)]
 
-    closed = trace_to_jaxpr(fun, [ShapedArray((2, 3), F32), ShapedArray((3,), F32)], DebugInfo("make_jaxpr", None))
+    closed = trace_to_jaxpr(
+        fun, [ShapedArray((2, 3), F32), ShapedArray((3,), F32)], DebugInfo("make_jaxpr", None)
+    )
     (eqn,) = closed.eqns
     assert eqn.primitive.name == "dot_general"
     assert eqn.params == {
@@ -121,7 +144,9 @@ def test_params_match_jax() -> None:
 
 def test_weak_type_needs_both_operands_weak() -> None:
     weak, strong = ShapedArray((2, 2), F32, weak_type=True), ShapedArray((2, 2), F32)
-    closed = trace_to_jaxpr(lambda a, b: [lax.dot(a, a), lax.dot(a, b)], [weak, strong], DebugInfo("make_jaxpr", None))
+    closed = trace_to_jaxpr(
+        lambda a, b: [lax.dot(a, a), lax.dot(a, b)], [weak, strong], DebugInfo("make_jaxpr", None)
+    )
     assert [a.weak_type for a in closed.out_avals] == [True, False]
 
 
@@ -130,30 +155,78 @@ def test_weak_type_needs_both_operands_weak() -> None:
 X = np.ones((2, 3), np.float32)
 
 ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
-    ("contract_shape", lambda: lax.dot_general(X, np.ones((4, 2), np.float32), MATMUL), TypeError,
-     "dot_general requires contracting dimensions to have the same shape, got (3,) and (4,)."),
-    ("lhs_range", lambda: lax.dot_general(X, X, (((2,), (1,)), ((), ()))), TypeError,
-     "dot_general requires lhs dimension numbers to be nonnegative and less than the number of axes of the lhs value, got lhs_batch of () and lhs_contracting of (2,) for lhs of rank 2"),
-    ("rhs_range", lambda: lax.dot_general(X, X, (((1,), (2,)), ((), ()))), TypeError,
-     "dot_general requires rhs dimension numbers to be nonnegative and less than the number of axes of the rhs value, got rhs_batch of () and rhs_contracting of (2,) for rhs of rank 2"),
-    ("batch_len", lambda: lax.dot_general(X, X, (((1,), (1,)), ((0,), ()))), TypeError,
-     "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch (0,) and rhs_batch ()."),
-    ("batch_shape", lambda: lax.dot_general(np.ones((2, 3, 4), np.float32), np.ones((3, 4, 2), np.float32), (((2,), (1,)), ((0,), (0,)))), TypeError,
-     "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got (2,) and (3,)."),
-    ("disjoint", lambda: lax.dot_general(X, X, (((0,), (0,)), ((0,), (0,)))), TypeError,
-     "dot_general requires lhs batch dimensions to be disjoint from contracting dimensions, got lhs_batch (0,) and lhs_contracting (0,)."),
-    ("distinct", lambda: lax.dot_general(X, X, (((1, 1), (1, 1)), ((), ()))), TypeError,
-     "dot_general requires lhs contracting dimensions to be distinct, got lhs_contracting (1, 1)."),
-    ("ndim", lambda: lax.dot(np.ones((2, 3, 4), np.float32), np.ones((4, 2), np.float32)), ValueError,
-     "jax.lax.dot: dimension_numbers must be specified when not performing simple un-batched matrix-matrix, matrix-vector, or vector-vector products; got lhs_shape=(2, 3, 4) rhs_shape=(4, 2)"),
-    ("narrow_pref", lambda: lax.dot(np.ones((2, 3), np.int32), np.ones((3, 2), np.int32), preferred_element_type=np.int8), TypeError,
-     "`preferred_element_type` must not be narrower than the original type, got preferred_element_type of int8 for result type of int32."),
-    ("bad_precision", lambda: lax.dot(X, X.T, precision="bogus"), ValueError,
-     "Precision argument must be one of:\n- None,\n- a string in ['highest', 'float32', 'high', 'bfloat16_3x', 'tensorfloat32', 'default', 'bfloat16', 'fastest', None],\n- a lax.Precision value,\n- a tuple of two lax.Precision values or strings,\n- a lax.DotAlgorithmPreset or the name of one of these presets, or\n- a lax.DotAlgorithm value;\nbut got bogus."),
+    (
+        "contract_shape",
+        lambda: lax.dot_general(X, np.ones((4, 2), np.float32), MATMUL),
+        TypeError,
+        "dot_general requires contracting dimensions to have the same shape, got (3,) and (4,).",
+    ),
+    (
+        "lhs_range",
+        lambda: lax.dot_general(X, X, (((2,), (1,)), ((), ()))),
+        TypeError,
+        "dot_general requires lhs dimension numbers to be nonnegative and less than the number of axes of the lhs value, got lhs_batch of () and lhs_contracting of (2,) for lhs of rank 2",
+    ),
+    (
+        "rhs_range",
+        lambda: lax.dot_general(X, X, (((1,), (2,)), ((), ()))),
+        TypeError,
+        "dot_general requires rhs dimension numbers to be nonnegative and less than the number of axes of the rhs value, got rhs_batch of () and rhs_contracting of (2,) for rhs of rank 2",
+    ),
+    (
+        "batch_len",
+        lambda: lax.dot_general(X, X, (((1,), (1,)), ((0,), ()))),
+        TypeError,
+        "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch (0,) and rhs_batch ().",
+    ),
+    (
+        "batch_shape",
+        lambda: lax.dot_general(
+            np.ones((2, 3, 4), np.float32),
+            np.ones((3, 4, 2), np.float32),
+            (((2,), (1,)), ((0,), (0,))),
+        ),
+        TypeError,
+        "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got (2,) and (3,).",
+    ),
+    (
+        "disjoint",
+        lambda: lax.dot_general(X, X, (((0,), (0,)), ((0,), (0,)))),
+        TypeError,
+        "dot_general requires lhs batch dimensions to be disjoint from contracting dimensions, got lhs_batch (0,) and lhs_contracting (0,).",
+    ),
+    (
+        "distinct",
+        lambda: lax.dot_general(X, X, (((1, 1), (1, 1)), ((), ()))),
+        TypeError,
+        "dot_general requires lhs contracting dimensions to be distinct, got lhs_contracting (1, 1).",
+    ),
+    (
+        "ndim",
+        lambda: lax.dot(np.ones((2, 3, 4), np.float32), np.ones((4, 2), np.float32)),
+        ValueError,
+        "jax.lax.dot: dimension_numbers must be specified when not performing simple un-batched matrix-matrix, matrix-vector, or vector-vector products; got lhs_shape=(2, 3, 4) rhs_shape=(4, 2)",
+    ),
+    (
+        "narrow_pref",
+        lambda: lax.dot(
+            np.ones((2, 3), np.int32), np.ones((3, 2), np.int32), preferred_element_type=np.int8
+        ),
+        TypeError,
+        "`preferred_element_type` must not be narrower than the original type, got preferred_element_type of int8 for result type of int32.",
+    ),
+    (
+        "bad_precision",
+        lambda: lax.dot(X, X.T, precision="bogus"),
+        ValueError,
+        "Precision argument must be one of:\n- None,\n- a string in ['highest', 'float32', 'high', 'bfloat16_3x', 'tensorfloat32', 'default', 'bfloat16', 'fastest', None],\n- a lax.Precision value,\n- a tuple of two lax.Precision values or strings,\n- a lax.DotAlgorithmPreset or the name of one of these presets, or\n- a lax.DotAlgorithm value;\nbut got bogus.",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
+@pytest.mark.parametrize(
+    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
+)
 def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
     with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
         call()
@@ -164,19 +237,28 @@ def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> N
 
 @_NEEDS_PP
 def test_jaxpr_dot_general() -> None:
-    assert _jaxpr(lambda a, b: lax.dot_general(a, b, MATMUL), ((2, 3), F32), ((3, 2), F32)) == RECORDED["dot_general"]
+    assert (
+        _jaxpr(lambda a, b: lax.dot_general(a, b, MATMUL), ((2, 3), F32), ((3, 2), F32))
+        == RECORDED["dot_general"]
+    )
 
 
 @_NEEDS_PP
 def test_jaxpr_dot_batch() -> None:
-    got = _jaxpr(lambda a, b: lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))), ((2, 3, 4), F32), ((2, 4, 5), F32))
+    got = _jaxpr(
+        lambda a, b: lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))),
+        ((2, 3, 4), F32),
+        ((2, 4, 5), F32),
+    )
     assert got == RECORDED["dot_batch"]
 
 
 @_NEEDS_PP
 def test_jaxpr_dot_options() -> None:
     got = _jaxpr(
-        lambda a, b: lax.dot(a, b, precision=lax.Precision.HIGHEST, preferred_element_type=np.float32),
+        lambda a, b: lax.dot(
+            a, b, precision=lax.Precision.HIGHEST, preferred_element_type=np.float32
+        ),
         ((2, 3), F32),
         ((3,), F32),
     )
@@ -185,7 +267,9 @@ def test_jaxpr_dot_options() -> None:
 
 @_NEEDS_PP
 def test_jaxpr_dot_int_preferred() -> None:
-    got = _jaxpr(lambda a, b: lax.dot(a, b, preferred_element_type=np.int32), ((2, 3), I8), ((3, 2), I8))
+    got = _jaxpr(
+        lambda a, b: lax.dot(a, b, preferred_element_type=np.int32), ((2, 3), I8), ((3, 2), I8)
+    )
     assert got == RECORDED["dot_int_pref"]
 
 
@@ -196,4 +280,7 @@ def test_jaxpr_dot_int_preferred() -> None:
 @given(st.integers(1, 3), st.integers(1, 4), st.integers(0, 4), st.integers(1, 4))
 def test_batched_matmul_matches_einsum(b: int, m: int, k: int, n: int) -> None:
     x, y = _values((b, m, k), I32), _values((b, k, n), I32)
-    _check(lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))), np.einsum("bmk,bkn->bmn", x, y).astype(I32))
+    _check(
+        lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))),
+        np.einsum("bmk,bkn->bmn", x, y).astype(I32),
+    )

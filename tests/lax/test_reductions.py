@@ -21,7 +21,12 @@ from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import reductions as lax
 from jax_core._src.runtime.array import device_put_host
 
-F32, I32, U8, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_)
+F32, I32, U8, BOOL = (
+    np.dtype(np.float32),
+    np.dtype(np.int32),
+    np.dtype(np.uint8),
+    np.dtype(np.bool_),
+)
 
 
 def _values(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
@@ -38,7 +43,9 @@ def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]
         out = fun(*args)
         return list(out) if isinstance(out, (list, tuple)) else [out]
 
-    closed = trace_to_jaxpr(flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None))
+    closed = trace_to_jaxpr(
+        flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
+    )
     return str(closed)
 
 
@@ -105,7 +112,13 @@ def test_max_propagates_nan() -> None:
 
 def test_weak_types_follow_jax() -> None:
     def fun(x: Any, b: Any) -> list[Any]:
-        return [lax.reduce_sum(x, (0,)), lax.reduce_max(x, (0,)), lax.argmax(x, 0, np.int32), lax.cumsum(x), lax.reduce_or(b, (0,))]
+        return [
+            lax.reduce_sum(x, (0,)),
+            lax.reduce_max(x, (0,)),
+            lax.argmax(x, 0, np.int32),
+            lax.cumsum(x),
+            lax.reduce_or(b, (0,)),
+        ]
 
     avals = [ShapedArray((3,), F32, weak_type=True), ShapedArray((3,), I32, weak_type=True)]
     closed = trace_to_jaxpr(fun, avals, DebugInfo("make_jaxpr", None))
@@ -161,29 +174,84 @@ def test_cumulative_of_empty_axis() -> None:
 X = np.ones((2, 3), np.float32)
 
 ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
-    ("sum_dup", lambda: lax.reduce_sum(X, (0, 0)), ValueError, "duplicate value in 'axes' of reduction: (0, 0)"),
-    ("sum_range", lambda: lax.reduce_sum(X, (2,)), ValueError,
-     "reduction axes (2,) contains out-of-bounds indices for float32[2,3]."),
-    ("sum_bool", lambda: lax.reduce_sum(X > 0, (0,)), TypeError,
-     "reduce_sum does not accept dtype bool. Accepted dtypes are subtypes of number."),
-    ("prod_bool", lambda: lax.reduce_prod(X > 0, (0,)), TypeError,
-     "reduce_prod does not accept dtype bool. Accepted dtypes are subtypes of number."),
-    ("max_negative_axis", lambda: lax.reduce_max(X, (-1,)), ValueError,
-     "reduction axes (-1,) contains out-of-bounds indices for float32[2,3]."),
-    ("and_float", lambda: lax.reduce_and(X, (0,)), TypeError,
-     "logical reduction requires operand dtype bool or int, got float32."),
-    ("argmax_axis", lambda: lax.argmax(X, 2, np.int32), ValueError, "Invalid axis 2 for operand shape (2, 3)"),
-    ("argmax_empty", lambda: lax.argmax(np.ones((0, 3), np.float32), 0, np.int32), ValueError,
-     "argmin and argmax require non-empty reduced dimension. operand.shape=(0, 3) axis=0"),
-    ("argmax_dtype", lambda: lax.argmax(X, 0, np.float32), TypeError, "index_dtype must be an integer type, but got float32"),
-    ("cumsum_axis", lambda: lax.cumsum(X, 2), ValueError, "axis 2 is out of bounds for array of shape (2, 3)"),
-    ("cumsum_negative", lambda: lax.cumsum(X, -1), ValueError, "XLA operations do not allow negative axes"),
-    ("cumsum_bool", lambda: lax.cumsum(X > 0, 0), TypeError,
-     "cumsum does not accept dtype bool. Accepted dtypes are subtypes of number."),
+    (
+        "sum_dup",
+        lambda: lax.reduce_sum(X, (0, 0)),
+        ValueError,
+        "duplicate value in 'axes' of reduction: (0, 0)",
+    ),
+    (
+        "sum_range",
+        lambda: lax.reduce_sum(X, (2,)),
+        ValueError,
+        "reduction axes (2,) contains out-of-bounds indices for float32[2,3].",
+    ),
+    (
+        "sum_bool",
+        lambda: lax.reduce_sum(X > 0, (0,)),
+        TypeError,
+        "reduce_sum does not accept dtype bool. Accepted dtypes are subtypes of number.",
+    ),
+    (
+        "prod_bool",
+        lambda: lax.reduce_prod(X > 0, (0,)),
+        TypeError,
+        "reduce_prod does not accept dtype bool. Accepted dtypes are subtypes of number.",
+    ),
+    (
+        "max_negative_axis",
+        lambda: lax.reduce_max(X, (-1,)),
+        ValueError,
+        "reduction axes (-1,) contains out-of-bounds indices for float32[2,3].",
+    ),
+    (
+        "and_float",
+        lambda: lax.reduce_and(X, (0,)),
+        TypeError,
+        "logical reduction requires operand dtype bool or int, got float32.",
+    ),
+    (
+        "argmax_axis",
+        lambda: lax.argmax(X, 2, np.int32),
+        ValueError,
+        "Invalid axis 2 for operand shape (2, 3)",
+    ),
+    (
+        "argmax_empty",
+        lambda: lax.argmax(np.ones((0, 3), np.float32), 0, np.int32),
+        ValueError,
+        "argmin and argmax require non-empty reduced dimension. operand.shape=(0, 3) axis=0",
+    ),
+    (
+        "argmax_dtype",
+        lambda: lax.argmax(X, 0, np.float32),
+        TypeError,
+        "index_dtype must be an integer type, but got float32",
+    ),
+    (
+        "cumsum_axis",
+        lambda: lax.cumsum(X, 2),
+        ValueError,
+        "axis 2 is out of bounds for array of shape (2, 3)",
+    ),
+    (
+        "cumsum_negative",
+        lambda: lax.cumsum(X, -1),
+        ValueError,
+        "XLA operations do not allow negative axes",
+    ),
+    (
+        "cumsum_bool",
+        lambda: lax.cumsum(X > 0, 0),
+        TypeError,
+        "cumsum does not accept dtype bool. Accepted dtypes are subtypes of number.",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
+@pytest.mark.parametrize(
+    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
+)
 def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
     with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
         call()
@@ -193,7 +261,10 @@ def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> N
 
 
 def test_jaxpr_sum_max_min() -> None:
-    got = _jaxpr(lambda x: [lax.reduce_sum(x, (0,)), lax.reduce_max(x, (0, 1)), lax.reduce_min(x, (1,))], ((2, 3), F32))
+    got = _jaxpr(
+        lambda x: [lax.reduce_sum(x, (0,)), lax.reduce_max(x, (0, 1)), lax.reduce_min(x, (1,))],
+        ((2, 3), F32),
+    )
     assert got == RECORDED["reduce_sum_max_min"]
 
 
@@ -202,7 +273,10 @@ def test_jaxpr_prod() -> None:
 
 
 def test_jaxpr_logical() -> None:
-    got = _jaxpr(lambda x: [lax.reduce_and(x, (1,)), lax.reduce_or(x, (0,)), lax.reduce_xor(x, (0, 1))], ((2, 3), BOOL))
+    got = _jaxpr(
+        lambda x: [lax.reduce_and(x, (1,)), lax.reduce_or(x, (0,)), lax.reduce_xor(x, (0, 1))],
+        ((2, 3), BOOL),
+    )
     assert got == RECORDED["reduce_logical"]
 
 
@@ -213,7 +287,13 @@ def test_jaxpr_argminmax() -> None:
 
 def test_jaxpr_cumulative() -> None:
     got = _jaxpr(
-        lambda x: [lax.cumsum(x, 1), lax.cumprod(x, 0, reverse=True), lax.cummax(x, 1), lax.cummin(x, 0)], ((2, 3), F32)
+        lambda x: [
+            lax.cumsum(x, 1),
+            lax.cumprod(x, 0, reverse=True),
+            lax.cummax(x, 1),
+            lax.cummin(x, 0),
+        ],
+        ((2, 3), F32),
     )
     assert got == RECORDED["cumulative"]
 

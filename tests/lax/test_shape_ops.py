@@ -36,7 +36,9 @@ def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]
         out = fun(*args)
         return list(out) if isinstance(out, (list, tuple)) else [out]
 
-    closed = trace_to_jaxpr(flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None))
+    closed = trace_to_jaxpr(
+        flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
+    )
     return str(closed)
 
 
@@ -63,7 +65,8 @@ RECORDED = {
 }
 
 _NEEDS_PP = pytest.mark.xfail(
-    strict=True, reason="JAX's broadcast_in_dim pp rule hides `shape` and empty `broadcast_dimensions`; core has no pp hook yet"
+    strict=True,
+    reason="JAX's broadcast_in_dim pp rule hides `shape` and empty `broadcast_dimensions`; core has no pp hook yet",
 )
 
 
@@ -160,14 +163,25 @@ def test_rev(dtype: np.dtype[Any]) -> None:
 def test_iota() -> None:
     _check(lax.iota(np.int32, 5), np.arange(5, dtype=np.int32))
     _check(lax.iota(np.float32, 0), np.zeros((0,), np.float32))
-    _check(lax.broadcasted_iota(np.float32, (2, 3), 1), np.broadcast_to(np.arange(3, dtype=np.float32), (2, 3)))
-    _check(lax.broadcasted_iota("uint8", (2, 3), 0), np.broadcast_to(np.arange(2, dtype=np.uint8)[:, None], (2, 3)))
+    _check(
+        lax.broadcasted_iota(np.float32, (2, 3), 1),
+        np.broadcast_to(np.arange(3, dtype=np.float32), (2, 3)),
+    )
+    _check(
+        lax.broadcasted_iota("uint8", (2, 3), 0),
+        np.broadcast_to(np.arange(2, dtype=np.uint8)[:, None], (2, 3)),
+    )
 
 
 def test_weak_types_follow_jax() -> None:
     def fun(x: Any, v: Any) -> list[Any]:
         y = lax.reshape(x, (1,))
-        return [y, lax.pad(y, v, [(1, 1, 0)]), lax.pad(y, 1.0, [(1, 1, 0)]), lax.iota(np.float32, 2)]
+        return [
+            y,
+            lax.pad(y, v, [(1, 1, 0)]),
+            lax.pad(y, 1.0, [(1, 1, 0)]),
+            lax.iota(np.float32, 2),
+        ]
 
     avals = [ShapedArray((), F32, weak_type=True), ShapedArray((), F32)]
     closed = trace_to_jaxpr(fun, avals, DebugInfo("make_jaxpr", None))
@@ -179,63 +193,192 @@ def test_weak_types_follow_jax() -> None:
 X = np.ones((2, 3), np.float32)
 
 ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
-    ("bid_len", lambda: lax.broadcast_in_dim(X, (2, 3), (0,)), TypeError,
-     "broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got broadcast_dimensions (0,) for operand ndim 2."),
-    ("bid_rank", lambda: lax.broadcast_in_dim(X, (3,), (0, 1)), TypeError,
-     "broadcast_in_dim target broadcast shape must have equal or higher rank to the operand shape; got operand ndim 2 and target broadcast ndim 1."),
-    ("bid_subset", lambda: lax.broadcast_in_dim(X, (2, 3), (0, 2)), TypeError,
-     "broadcast_in_dim broadcast_dimensions must be a subset of output dimensions, got (0, 2) for operand ndim 2 and shape (2, 3)."),
-    ("bid_size", lambda: lax.broadcast_in_dim(X, (4, 3), (0, 1)), TypeError,
-     "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their corresponding dimensions in the target broadcast shape; got operand of shape (2, 3), target broadcast shape (4, 3), broadcast_dimensions (0, 1) "),
-    ("bid_dup", lambda: lax.broadcast_in_dim(np.ones((1, 1), np.float32), (3, 4), (1, 1)), TypeError,
-     "broadcast_in_dim broadcast_dimensions must not contain duplicates, got broadcast_dimensions (1, 1)"),
-    ("bid_neg", lambda: lax.broadcast_in_dim(X, (2, -3), (0, 1)), TypeError,
-     "broadcast_in_dim shape must have every element be nonnegative, got (2, -3)."),
-    ("reshape_neg", lambda: lax.reshape(X, (-1, 6)), TypeError, "reshape new_sizes must all be positive, got (-1, 6)."),
-    ("reshape_dims", lambda: lax.reshape(X, (3, 2), (0, 0)), TypeError,
-     "reshape dimensions must be a permutation of operand dimensions, got dimensions (0, 0) for shape (2, 3)."),
-    ("reshape_size", lambda: lax.reshape(X, (4,)), TypeError,
-     "reshape total size must be unchanged, got new_sizes (4,) (of total size 4) for shape (2, 3) (of total size 6)."),
-    ("reshape_float", lambda: lax.reshape(X, (2.0, 3)), TypeError,  # type: ignore[arg-type]
-     "Shapes must be 1D sequences of concrete values of integer type, got (2.0, 3)."),
-    ("transpose_perm", lambda: lax.transpose(X, (0, 0)), TypeError,
-     "transpose permutation isn't a permutation of operand dimensions, got permutation (0, 0) for operand shape (2, 3)."),
-    ("squeeze_size", lambda: lax.squeeze(X, (0,)), ValueError,
-     "cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(0,)"),
-    ("squeeze_range", lambda: lax.squeeze(X, (2,)), ValueError, "axis 2 is out of bounds for array of dimension 2"),
-    ("squeeze_dup", lambda: lax.squeeze(np.ones((1, 3)), (0, 0)), ValueError, "dimensions are not unique: (0, 0)"),
-    ("expand_dup", lambda: lax.expand_dims(X, (0, 0)), ValueError, "repeated axis in lax.expand_dims: (0, 0)"),
-    ("expand_range", lambda: lax.expand_dims(X, (5,)), ValueError, "axis 5 is out of bounds for array of dimension 3"),
-    ("concat_empty", lambda: lax.concatenate([], 0), ValueError, "concatenate requires a non-empty sequences of arrays"),
-    ("concat_rank", lambda: lax.concatenate([X, np.ones(3, np.float32)], 0), TypeError,
-     "Cannot concatenate arrays with different numbers of dimensions: got (2, 3), (3,)."),
-    ("concat_dim", lambda: lax.concatenate([X, X], 2), TypeError,
-     "concatenate dimension out of bounds: dimension 2 for shapes (2, 3), (2, 3)."),
-    ("concat_shape", lambda: lax.concatenate([X, np.ones((2, 4), np.float32)], 0), TypeError,
-     "Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: concatenating along dimension 0 for shapes (2, 3), (2, 4)."),
-    ("concat_dtype", lambda: lax.concatenate([X, np.ones((2, 3), np.int32)], 0), TypeError,
-     "lax.concatenate requires arguments to have the same dtypes, got float32, int32. (Tip: jnp.concatenate is a similar function that does automatic type promotion on inputs)."),
-    ("pad_dtype", lambda: lax.pad(X, np.int32(0), [(0, 0, 0), (0, 0, 0)]), TypeError,
-     "pad operand and padding_value must be same dtype: got float32 and int32."),
-    ("pad_len", lambda: lax.pad(X, 0.0, [(0, 0, 0)]), ValueError,
-     "length of padding_config must equal the number of axes of operand, got padding_config ((0, 0, 0),) for operand shape (2, 3)"),
-    ("pad_interior", lambda: lax.pad(X, 0.0, [(0, 0, -1), (0, 0, 0)]), ValueError,
-     "interior padding in padding_config must be nonnegative, got padding_config ((0, 0, -1), (0, 0, 0))"),
-    ("pad_neg", lambda: lax.pad(X, 0.0, [(-3, 0, 0), (0, 0, 0)]), ValueError,
-     "Dimension size after padding is not at least 0, got result shape (-1, 3), for padding_config ((-3, 0, 0), (0, 0, 0)) and operand shape (2, 3)"),
-    ("pad_nonscalar", lambda: lax.pad(X, np.zeros(2, np.float32), [(0, 0, 0), (0, 0, 0)]), ValueError,
-     "padding_value must be a scalar; got np.shape(padding_value)=(2,)"),
-    ("rev_dup", lambda: lax.rev(X, (0, 0)), TypeError, "rev dimensions must be unique, got (0, 0)."),
-    ("rev_range", lambda: lax.rev(X, (2,)), TypeError,
-     "rev dimensions must all be less than operand ndim, got dimensions (2,) for operand ndim 2."),
-    ("iota_dtype", lambda: lax.iota(np.bool_, 3), TypeError,
-     "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, complexfloating, floating."),
-    ("iota_dim", lambda: lax.broadcasted_iota(np.int32, (2, 3), 2), ValueError,
-     "iota dimension must be between 0 and len(shape), got dimension=2 for shape=(2, 3)"),
+    (
+        "bid_len",
+        lambda: lax.broadcast_in_dim(X, (2, 3), (0,)),
+        TypeError,
+        "broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got broadcast_dimensions (0,) for operand ndim 2.",
+    ),
+    (
+        "bid_rank",
+        lambda: lax.broadcast_in_dim(X, (3,), (0, 1)),
+        TypeError,
+        "broadcast_in_dim target broadcast shape must have equal or higher rank to the operand shape; got operand ndim 2 and target broadcast ndim 1.",
+    ),
+    (
+        "bid_subset",
+        lambda: lax.broadcast_in_dim(X, (2, 3), (0, 2)),
+        TypeError,
+        "broadcast_in_dim broadcast_dimensions must be a subset of output dimensions, got (0, 2) for operand ndim 2 and shape (2, 3).",
+    ),
+    (
+        "bid_size",
+        lambda: lax.broadcast_in_dim(X, (4, 3), (0, 1)),
+        TypeError,
+        "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their corresponding dimensions in the target broadcast shape; got operand of shape (2, 3), target broadcast shape (4, 3), broadcast_dimensions (0, 1) ",
+    ),
+    (
+        "bid_dup",
+        lambda: lax.broadcast_in_dim(np.ones((1, 1), np.float32), (3, 4), (1, 1)),
+        TypeError,
+        "broadcast_in_dim broadcast_dimensions must not contain duplicates, got broadcast_dimensions (1, 1)",
+    ),
+    (
+        "bid_neg",
+        lambda: lax.broadcast_in_dim(X, (2, -3), (0, 1)),
+        TypeError,
+        "broadcast_in_dim shape must have every element be nonnegative, got (2, -3).",
+    ),
+    (
+        "reshape_neg",
+        lambda: lax.reshape(X, (-1, 6)),
+        TypeError,
+        "reshape new_sizes must all be positive, got (-1, 6).",
+    ),
+    (
+        "reshape_dims",
+        lambda: lax.reshape(X, (3, 2), (0, 0)),
+        TypeError,
+        "reshape dimensions must be a permutation of operand dimensions, got dimensions (0, 0) for shape (2, 3).",
+    ),
+    (
+        "reshape_size",
+        lambda: lax.reshape(X, (4,)),
+        TypeError,
+        "reshape total size must be unchanged, got new_sizes (4,) (of total size 4) for shape (2, 3) (of total size 6).",
+    ),
+    (
+        "reshape_float",
+        lambda: lax.reshape(X, (2.0, 3)),
+        TypeError,  # type: ignore[arg-type]
+        "Shapes must be 1D sequences of concrete values of integer type, got (2.0, 3).",
+    ),
+    (
+        "transpose_perm",
+        lambda: lax.transpose(X, (0, 0)),
+        TypeError,
+        "transpose permutation isn't a permutation of operand dimensions, got permutation (0, 0) for operand shape (2, 3).",
+    ),
+    (
+        "squeeze_size",
+        lambda: lax.squeeze(X, (0,)),
+        ValueError,
+        "cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(0,)",
+    ),
+    (
+        "squeeze_range",
+        lambda: lax.squeeze(X, (2,)),
+        ValueError,
+        "axis 2 is out of bounds for array of dimension 2",
+    ),
+    (
+        "squeeze_dup",
+        lambda: lax.squeeze(np.ones((1, 3)), (0, 0)),
+        ValueError,
+        "dimensions are not unique: (0, 0)",
+    ),
+    (
+        "expand_dup",
+        lambda: lax.expand_dims(X, (0, 0)),
+        ValueError,
+        "repeated axis in lax.expand_dims: (0, 0)",
+    ),
+    (
+        "expand_range",
+        lambda: lax.expand_dims(X, (5,)),
+        ValueError,
+        "axis 5 is out of bounds for array of dimension 3",
+    ),
+    (
+        "concat_empty",
+        lambda: lax.concatenate([], 0),
+        ValueError,
+        "concatenate requires a non-empty sequences of arrays",
+    ),
+    (
+        "concat_rank",
+        lambda: lax.concatenate([X, np.ones(3, np.float32)], 0),
+        TypeError,
+        "Cannot concatenate arrays with different numbers of dimensions: got (2, 3), (3,).",
+    ),
+    (
+        "concat_dim",
+        lambda: lax.concatenate([X, X], 2),
+        TypeError,
+        "concatenate dimension out of bounds: dimension 2 for shapes (2, 3), (2, 3).",
+    ),
+    (
+        "concat_shape",
+        lambda: lax.concatenate([X, np.ones((2, 4), np.float32)], 0),
+        TypeError,
+        "Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: concatenating along dimension 0 for shapes (2, 3), (2, 4).",
+    ),
+    (
+        "concat_dtype",
+        lambda: lax.concatenate([X, np.ones((2, 3), np.int32)], 0),
+        TypeError,
+        "lax.concatenate requires arguments to have the same dtypes, got float32, int32. (Tip: jnp.concatenate is a similar function that does automatic type promotion on inputs).",
+    ),
+    (
+        "pad_dtype",
+        lambda: lax.pad(X, np.int32(0), [(0, 0, 0), (0, 0, 0)]),
+        TypeError,
+        "pad operand and padding_value must be same dtype: got float32 and int32.",
+    ),
+    (
+        "pad_len",
+        lambda: lax.pad(X, 0.0, [(0, 0, 0)]),
+        ValueError,
+        "length of padding_config must equal the number of axes of operand, got padding_config ((0, 0, 0),) for operand shape (2, 3)",
+    ),
+    (
+        "pad_interior",
+        lambda: lax.pad(X, 0.0, [(0, 0, -1), (0, 0, 0)]),
+        ValueError,
+        "interior padding in padding_config must be nonnegative, got padding_config ((0, 0, -1), (0, 0, 0))",
+    ),
+    (
+        "pad_neg",
+        lambda: lax.pad(X, 0.0, [(-3, 0, 0), (0, 0, 0)]),
+        ValueError,
+        "Dimension size after padding is not at least 0, got result shape (-1, 3), for padding_config ((-3, 0, 0), (0, 0, 0)) and operand shape (2, 3)",
+    ),
+    (
+        "pad_nonscalar",
+        lambda: lax.pad(X, np.zeros(2, np.float32), [(0, 0, 0), (0, 0, 0)]),
+        ValueError,
+        "padding_value must be a scalar; got np.shape(padding_value)=(2,)",
+    ),
+    (
+        "rev_dup",
+        lambda: lax.rev(X, (0, 0)),
+        TypeError,
+        "rev dimensions must be unique, got (0, 0).",
+    ),
+    (
+        "rev_range",
+        lambda: lax.rev(X, (2,)),
+        TypeError,
+        "rev dimensions must all be less than operand ndim, got dimensions (2,) for operand ndim 2.",
+    ),
+    (
+        "iota_dtype",
+        lambda: lax.iota(np.bool_, 3),
+        TypeError,
+        "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, complexfloating, floating.",
+    ),
+    (
+        "iota_dim",
+        lambda: lax.broadcasted_iota(np.int32, (2, 3), 2),
+        ValueError,
+        "iota dimension must be between 0 and len(shape), got dimension=2 for shape=(2, 3)",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
+@pytest.mark.parametrize(
+    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
+)
 def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
     with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
         call()
@@ -263,7 +406,9 @@ def test_jaxpr_concatenate() -> None:
 
 
 def test_jaxpr_pad() -> None:
-    assert _jaxpr(lambda x: lax.pad(x, 0.0, [(1, 2, 0), (0, -1, 1)]), ((2, 3), F32)) == RECORDED["pad"]
+    assert (
+        _jaxpr(lambda x: lax.pad(x, 0.0, [(1, 2, 0), (0, -1, 1)]), ((2, 3), F32)) == RECORDED["pad"]
+    )
     got = _jaxpr(lambda x, v: lax.pad(x, v, [(1, 0, 0)]), ((3,), I32), ((), I32))
     assert got == RECORDED["pad_operand"]
 
@@ -279,12 +424,18 @@ def test_jaxpr_iota() -> None:
 
 @_NEEDS_PP
 def test_jaxpr_broadcast_in_dim() -> None:
-    assert _jaxpr(lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), ((2, 3), F32)) == RECORDED["broadcast_in_dim"]
+    assert (
+        _jaxpr(lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), ((2, 3), F32))
+        == RECORDED["broadcast_in_dim"]
+    )
 
 
 @_NEEDS_PP
 def test_jaxpr_broadcast_scalar() -> None:
-    assert _jaxpr(lambda x: lax.broadcast_in_dim(x, (2, 3), ()), ((), F32)) == RECORDED["broadcast_scalar"]
+    assert (
+        _jaxpr(lambda x: lax.broadcast_in_dim(x, (2, 3), ()), ((), F32))
+        == RECORDED["broadcast_scalar"]
+    )
 
 
 @_NEEDS_PP
@@ -299,7 +450,9 @@ def test_jaxpr_expand_dims() -> None:
 
 def test_broadcast_in_dim_params_match_jax() -> None:
     closed = trace_to_jaxpr(
-        lambda x: [lax.broadcast_in_dim(x, (4, 2, 3), (1, 2))], [ShapedArray((2, 3), F32)], DebugInfo("make_jaxpr", None)
+        lambda x: [lax.broadcast_in_dim(x, (4, 2, 3), (1, 2))],
+        [ShapedArray((2, 3), F32)],
+        DebugInfo("make_jaxpr", None),
     )
     (eqn,) = closed.eqns
     assert eqn.primitive.name == "broadcast_in_dim"

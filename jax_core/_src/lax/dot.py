@@ -117,7 +117,11 @@ def dot_general(
         (_index_tuple(lhs_contract), _index_tuple(rhs_contract)),
         (_index_tuple(lhs_batch), _index_tuple(rhs_batch)),
     )
-    pet = None if preferred_element_type is None else dtypes.check_and_canonicalize_user_dtype(preferred_element_type, "dot")
+    pet = (
+        None
+        if preferred_element_type is None
+        else dtypes.check_and_canonicalize_user_dtype(preferred_element_type, "dot")
+    )
     out: Array = dot_general_p.bind(
         lhs,
         rhs,
@@ -181,7 +185,10 @@ def _dot_general_shape(lhs: ShapedArray, rhs: ShapedArray, dimension_numbers: _D
                 f"dot_general requires {side} contracting dimensions to be distinct, got "
                 f"{side}_contracting {contracting}."
             )
-    for side, batch, contracting in (("lhs", lhs_batch, lhs_contracting), ("rhs", rhs_batch, rhs_contracting)):
+    for side, batch, contracting in (
+        ("lhs", lhs_batch, lhs_contracting),
+        ("rhs", rhs_batch, rhs_contracting),
+    ):
         if set(batch) & set(contracting):
             raise TypeError(
                 f"dot_general requires {side} batch dimensions to be disjoint from contracting "

@@ -89,7 +89,11 @@ def _all_ones(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
 
 
 def lower_reduce(
-    x: ir.Value[Any], init: np.ndarray[Any, Any], axes: Sequence[int], combine: Combiner, out_aval: ShapedArray
+    x: ir.Value[Any],
+    init: np.ndarray[Any, Any],
+    axes: Sequence[int],
+    combine: Combiner,
+    out_aval: ShapedArray,
 ) -> ir.Value[Any]:
     """A ``stablehlo.reduce`` of ``x`` over ``axes`` with the scalar body ``combine``."""
     op = hlo.ReduceOp([aval_to_ir_type(out_aval)], [x], [hlo_util.constant(init)], list(axes))
@@ -118,7 +122,9 @@ def _reduce_sum_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], ou
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
-def _reduce_sum_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None) -> ir.Value[Any]:
+def _reduce_sum_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, _zero(aval.dtype), axes, hlo.add, aval)
 
@@ -141,7 +147,9 @@ def _reduce_max_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], ou
     return ShapedArray(_reduce_shape(operand, axes), operand.dtype, operand.weak_type)
 
 
-def _reduce_max_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None) -> ir.Value[Any]:
+def _reduce_max_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, max_identity(aval.dtype), axes, hlo.maximum, aval)
 
@@ -164,7 +172,9 @@ def _reduce_min_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], ou
     return ShapedArray(_reduce_shape(operand, axes), operand.dtype, operand.weak_type)
 
 
-def _reduce_min_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None) -> ir.Value[Any]:
+def _reduce_min_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, min_identity(aval.dtype), axes, hlo.minimum, aval)
 
@@ -323,7 +333,9 @@ def _argmin_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], index_
     return _argminmax_abstract_eval(operand, axes=axes, index_dtype=index_dtype)
 
 
-def _argmin_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], index_dtype: np.dtype[Any]) -> ir.Value[Any]:
+def _argmin_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
+) -> ir.Value[Any]:
     return _argminmax_lower(ctx, x, axes[0], "LT")
 
 
@@ -343,7 +355,9 @@ def _argmax_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], index_
     return _argminmax_abstract_eval(operand, axes=axes, index_dtype=index_dtype)
 
 
-def _argmax_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], index_dtype: np.dtype[Any]) -> ir.Value[Any]:
+def _argmax_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
+) -> ir.Value[Any]:
     return _argminmax_lower(ctx, x, axes[0], "GT")
 
 
@@ -363,7 +377,12 @@ def _cumred_abstract_eval(name: str, operand: ShapedArray, axis: int) -> ShapedA
 
 
 def _cumred_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], axis: int, reverse: bool, init: np.ndarray[Any, Any], combine: Combiner
+    ctx: LoweringRuleContext,
+    x: ir.Value[Any],
+    axis: int,
+    reverse: bool,
+    init: np.ndarray[Any, Any],
+    combine: Combiner,
 ) -> ir.Value[Any]:
     """A reduce_window whose window covers the whole axis, padded on one side."""
     aval = ctx.avals_out[0]

@@ -57,8 +57,7 @@ def _check_shapelike(fun_name: str, arg_name: str, obj: Sequence[int]) -> None:
         raise TypeError(f"{fun_name} {arg_name} must be of type tuple/list/ndarray, got {type(obj)}.")
     if not all(isinstance(d, (int, np.integer)) for d in obj):
         raise TypeError(
-            f"{fun_name} {arg_name} must have every element be an integer type, "
-            f"got {tuple(type(d) for d in obj)}."
+            f"{fun_name} {arg_name} must have every element be an integer type, got {tuple(type(d) for d in obj)}."
         )
     if not all(d >= 0 for d in obj):
         raise TypeError(f"{fun_name} {arg_name} must have every element be nonnegative, got {tuple(obj)}.")
@@ -74,9 +73,7 @@ def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
         try:
             out.append(operator.index(d))
         except TypeError:
-            raise TypeError(
-                f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
-            ) from None
+            raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}.") from None
     return tuple(out)
 
 
@@ -149,9 +146,7 @@ def _broadcast_in_dim_lower(
     return hlo.broadcast_in_dim(aval_to_ir_type(ctx.avals_out[0]), x, list(broadcast_dimensions))
 
 
-broadcast_in_dim_p.def_rules(
-    Rules(abstract_eval=_broadcast_in_dim_abstract_eval, lower=_broadcast_in_dim_lower)
-)
+broadcast_in_dim_p.def_rules(Rules(abstract_eval=_broadcast_in_dim_abstract_eval, lower=_broadcast_in_dim_lower))
 
 
 def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
@@ -215,7 +210,11 @@ reshape_p = Primitive("reshape")
 
 
 def _reshape_abstract_eval(
-    operand: ShapedArray, *, new_sizes: tuple[int, ...], dimensions: tuple[int, ...] | None, sharding: None
+    operand: ShapedArray,
+    *,
+    new_sizes: tuple[int, ...],
+    dimensions: tuple[int, ...] | None,
+    sharding: None,
 ) -> ShapedArray:
     if not all(d >= 0 for d in new_sizes):
         raise TypeError(f"reshape new_sizes must all be positive, got {new_sizes}.")
@@ -387,7 +386,10 @@ pad_p = Primitive("pad")
 
 
 def _pad_abstract_eval(
-    operand: ShapedArray, padding_value: ShapedArray, *, padding_config: tuple[tuple[int, int, int], ...]
+    operand: ShapedArray,
+    padding_value: ShapedArray,
+    *,
+    padding_config: tuple[tuple[int, int, int], ...],
 ) -> ShapedArray:
     if padding_value.ndim != 0:
         raise ValueError(f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}")
@@ -408,8 +410,7 @@ def _pad_abstract_eval(
         )
     if operand.dtype != padding_value.dtype:
         raise TypeError(
-            "pad operand and padding_value must be same dtype: "
-            f"got {operand.dtype} and {padding_value.dtype}."
+            f"pad operand and padding_value must be same dtype: got {operand.dtype} and {padding_value.dtype}."
         )
     return ShapedArray(shape, operand.dtype, operand.weak_type and padding_value.weak_type)
 
@@ -486,12 +487,19 @@ def _iota_abstract_eval(*, dtype: np.dtype[Any], shape: tuple[int, ...], dimensi
             "integer, complexfloating, floating."
         )
     if not 0 <= dimension < len(shape):
-        raise ValueError(f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape={shape}")
+        raise ValueError(
+            f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape={shape}"
+        )
     return ShapedArray(shape, dtype)
 
 
 def _iota_lower(
-    ctx: LoweringRuleContext, *, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: None
+    ctx: LoweringRuleContext,
+    *,
+    dtype: np.dtype[Any],
+    shape: tuple[int, ...],
+    dimension: int,
+    sharding: None,
 ) -> ir.Value[Any]:
     return hlo.iota(aval_to_ir_type(ctx.avals_out[0]), dimension)
 

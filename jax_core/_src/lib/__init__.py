@@ -27,10 +27,9 @@ _FIX = "pip install --upgrade 'jaxlib>={minimum},<0.13'"
 def _parse(version: str) -> tuple[int, ...]:
     parts: list[int] = []
     for piece in version.split("+")[0].split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        if not digits:
+        if not piece.isdigit():
             break
-        parts.append(int(digits))
+        parts.append(int(piece))
     return tuple(parts)
 
 

@@ -81,6 +81,11 @@ def _scalar_int(i: Any) -> bool:
 
 def getitem(arr: ArrayLike, idx: Any) -> Array:
     """``arr[idx]`` with NumPy semantics (out-of-bounds array indices are clamped, as in JAX)."""
+    return _getitem(arr, idx, None)
+
+
+def _getitem(arr: ArrayLike, idx: Any, oob_fill: int | None) -> Array:
+    """``arr[idx]``; out-of-bounds array indices read ``oob_fill`` if given, else are clamped."""
     x = ensure_array(arr)
     items = _normalize_index(x, idx)
     advanced = any(isinstance(i, (Array, np.ndarray)) and np.ndim(i) > 0 if not isinstance(i, Array) else isinstance(i, Array) and i.ndim > 0 for i in items)
@@ -106,7 +111,7 @@ def getitem(arr: ArrayLike, idx: Any) -> Array:
             x = _apply_int(x, d, i)
     if not adv:
         return x
-    return _gather_advanced(x, adv, slot_of_adv)
+    return _gather_advanced(x, adv, slot_of_adv, oob_fill)
 
 
 def _apply_slice(x: Array, dim: int, s: slice) -> Array:
@@ -153,7 +158,7 @@ def _apply_int(x: Array, dim: int, i: Any) -> Array:
     return shape_ops.squeeze(slicing.dynamic_slice(x, starts, tuple(sizes)), (dim,))
 
 
-def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int]) -> Array:
+def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob_fill: int | None) -> Array:
     dims = [d for d, _ in adv]
     index_arrays = [ensure_array(np.asarray(i) if not isinstance(i, Array) else i) for _, i in adv]
     index_arrays = [ensure_array(a) for a in promote_dtypes(*index_arrays)] if len(index_arrays) > 1 else index_arrays
@@ -176,7 +181,10 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int]) -> 
         start_index_map=tuple(range(k)),
     )
     slice_sizes = (1,) * k + tuple(x.shape[r] for r in rest)
-    out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.CLIP)
+    if oob_fill is None:
+        out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.CLIP)
+    else:
+        out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.FILL_OR_DROP, fill_value=oob_fill)
     contiguous = all(b - a == 1 for a, b in zip(dims, dims[1:]))
     if contiguous and dims[0] > 0:
         first = slots[0]
@@ -191,7 +199,7 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int]) -> 
 def _flat_positions(x: Array, idx: Any) -> Array:
     """The flat positions in ``x`` that ``x[idx]`` selects, shaped like ``x[idx]``."""
     positions = shape_ops.iota(dtypes.default_int_dtype() if x.size < 2**31 else np.dtype(np.int64), x.size)
-    return getitem(jshape.reshape(positions, x.shape), idx)
+    return _getitem(jshape.reshape(positions, x.shape), idx, -1)
 
 
 _SCATTERS: dict[str, Callable[..., Array]] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ def _reduce(
     check_arraylike(name, a)
     arr = ensure_array(a)
     axes = canonicalize_axes(axis, arr.ndim)
-    if not empty_identity and any(arr.shape[i] == 0 for i in axes):
+    if not empty_identity and builtins.any(arr.shape[i] == 0 for i in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
     if dtype is not None and dtype != arr.dtype:
         arr = lax.convert_element_type(arr, dtype)
@@ -43,6 +44,7 @@ def _reduce(
 
 
 def _sum_dtype(a: ArrayLike, dtype: DTypeLike | None, name: str) -> np.dtype[Any] | None:
+    check_arraylike(name, a)
     explicit = user_dtype(dtype, name)
     if explicit is not None:
         return explicit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
@@ -11,10 +12,18 @@ from jax_core._src.basearray import Array
 from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.numpy.util import check_arraylike, promote_dtypes, promote_dtypes_inexact
+from jax_core._src.transforms.jit import make_jit
 from jax_core._src.typing import ArrayLike
 
+_F = TypeVar("_F", bound=Callable[..., Array])
 UnaryFn = Callable[[ArrayLike], Array]
 BinaryFn = Callable[[ArrayLike, ArrayLike], Array]
+
+
+def _fast(fn: _F) -> _F:
+    """Eager calls go through the C++ jit fast path; under a trace the function is inlined."""
+    out: _F = make_jit(fn, inline=True)
+    return out
 
 
 def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> UnaryFn:
@@ -25,7 +34,7 @@ def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> Unary
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``{' (integer inputs promote to float)' if inexact else ''}."
-    return fn
+    return _fast(fn)
 
 
 def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> BinaryFn:
@@ -36,7 +45,7 @@ def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> Bin
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``, with JAX's type promotion."
-    return fn
+    return _fast(fn)
 
 
 sin = _one_to_one_unary("sin", lax.sin, inexact=True)
@@ -89,7 +98,17 @@ subtract = _one_to_one_binary("subtract", lax.sub)
 multiply = _one_to_one_binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else lax.mul(x, y))
 true_divide = _one_to_one_binary("true_divide", lax.div, inexact=True)
 divide = true_divide
-power = _one_to_one_binary("power", lambda x, y: _power(x, y))
+_power_promoted = _one_to_one_binary("power", lambda x, y: _power(x, y))
+
+
+def power(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise ``x ** y``; a concrete integer exponent becomes ``integer_pow`` (as in JAX)."""
+    check_arraylike("power", x, y)
+    if isinstance(y, (int, np.integer)) and not isinstance(y, (bool, np.bool_)):
+        (base,) = promote_dtypes(x)
+        if int(y) >= 0 or not _is_int_or_bool(base):
+            return lax.integer_pow(base, int(y))
+    return _power_promoted(x, y)
 maximum = _one_to_one_binary("maximum", lax.max)
 minimum = _one_to_one_binary("minimum", lax.min)
 arctan2 = _one_to_one_binary("arctan2", lax.atan2, inexact=True)

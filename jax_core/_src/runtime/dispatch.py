@@ -18,6 +18,7 @@ from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.runtime.transfer import ensure_single_device
 
 _cache: dict[tuple[Any, ...], Executable] = {}
 
@@ -28,7 +29,7 @@ def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
 
 def _as_device_array(x: Any) -> Any:
     if type(x) is ArrayImpl:
-        return x
+        return ensure_single_device(x)
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
         return _as_device_array(jax_array())

@@ -19,6 +19,7 @@ computation.
 
 from __future__ import annotations
 
+import contextlib
 from types import ModuleType
 from typing import Any, Final, overload
 
@@ -41,7 +42,7 @@ from jax_core._src.typing import ArrayLike
 
 __all__ = ["device_get", "device_put", "ensure_single_device"]
 
-_jax: ModuleType = getattr(_lib, "_jax")
+_jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
 _COPY: Final[Any] = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
 _CPP_SINGLE: Final[type[Any]] = _jax.SingleDeviceSharding
 
@@ -119,11 +120,9 @@ def _reshard(x: Any, target: Any, *, donate: bool, may_alias: bool | None) -> An
             if may_alias is False
             else _jax.ArrayCopySemantics.REUSE_INPUT
         )
+        device_list = dst._internal_device_list  # pyright: ignore[reportPrivateUsage]
         (out,) = _jax.batched_copy_array_to_devices_with_sharding(
-            [x],
-            [dst._internal_device_list],
-            [target],
-            [semantics],  # pyright: ignore[reportPrivateUsage]
+            [x], [device_list], [target], [semantics]
         )
         if not out._committed:
             out = ArrayImpl(out.aval, target, out._arrays, True, True)
@@ -239,10 +238,8 @@ def device_get(x: Any) -> Any:
     leaves, treedef = tree_flatten(x)
     for leaf in leaves:  # start all transfers before waiting on any
         if type(leaf) is ArrayImpl and leaf._npy_value is None and not leaf.is_deleted():
-            try:
+            with contextlib.suppress(Exception):  # best effort: only a prefetch
                 leaf._copy_single_device_array_to_host_async()
-            except Exception:  # noqa: BLE001  (best effort: a prefetch only)
-                pass
     out = [np.asarray(leaf) if isinstance(leaf, Array) else leaf for leaf in leaves]
     return tree_unflatten(treedef, out)
 
@@ -254,8 +251,8 @@ def ensure_single_device(x: Any, device: Device | None = None) -> Any:
     replicated over several devices is first brought onto ``device`` (default:
     the default device): a replicated array reuses its shard on that device when
     it has one; a sharded array is assembled through the host. The result is
-    uncommitted unless it reuses a shard. Everything else (single-device arrays,
-    host values, tracers) is returned unchanged.
+    uncommitted. Everything else (single-device arrays, host values, tracers) is
+    returned unchanged.
     """
     if type(x) is not ArrayImpl:
         return x
@@ -270,5 +267,5 @@ def ensure_single_device(x: Any, device: Device | None = None) -> Any:
     if s.is_fully_replicated:
         for shard in x._arrays:
             if shard._sharding._device == dev:
-                return ArrayImpl(x.aval, target, [shard], x._committed, True)
+                return ArrayImpl(x.aval, target, [shard], False, True)
     return _put_host(np.asarray(x), bool(x.aval.weak_type), target, committed=False)

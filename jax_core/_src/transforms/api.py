@@ -47,6 +47,7 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    inline: bool = False,
 ) -> Jitted[P, R]: ...
 
 
@@ -59,6 +60,7 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    inline: bool = False,
 ) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
 
 
@@ -70,13 +72,16 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    inline: bool = False,
 ) -> Jitted[P, R] | Callable[[Callable[P, R]], Jitted[P, R]]:
     """Compiles ``fun`` with XLA; calls with new shapes/dtypes/static values retrace.
 
     Every operation inside is staged (omnistaging). Arguments listed in
     ``static_argnums``/``static_argnames`` are passed as Python values (they must be
     hashable); ``donate_argnums`` lets XLA reuse those input buffers for outputs.
-    Usable as ``@jit``, ``jit(f, ...)`` and ``@jit(static_argnames=...)``.
+    Usable as ``@jit``, ``jit(f, ...)`` and ``@jit(static_argnames=...)``. With
+    ``inline=True`` a call made while tracing is traced straight into the caller's
+    jaxpr instead of becoming a nested ``jit`` equation.
     """
 
     def wrap(f: Callable[P, R]) -> Jitted[P, R]:
@@ -86,6 +91,7 @@ def jit(
             static_argnames=static_argnames,
             donate_argnums=donate_argnums,
             donate_argnames=donate_argnames,
+            inline=inline,
         )
         return out
 

@@ -29,6 +29,7 @@ from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContext, lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.runtime.transfer import ensure_single_device
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
@@ -108,10 +109,12 @@ class _JitFunction:
         static_argnames: str | Sequence[str] | None,
         donate_argnums: int | Sequence[int] | None,
         donate_argnames: str | Sequence[str] | None,
+        inline: bool = False,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
         self.fun = fun
+        self.inline = inline
         self.name = getattr(fun, "__name__", type(fun).__name__)
         self.signature = _signature(fun)
         nums = _normalize_argnums(static_argnums, None, "static_argnums")
@@ -248,6 +251,9 @@ class _JitFunction:
 
     def cache_miss(self, *args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
         """Called by the C++ fast path when it has no executable for these arguments."""
+        if self.inline and current_trace() is not eval_trace:
+            # Inlined: trace straight through into the enclosing jaxpr (no ``jit`` equation).
+            return self.fun(*args, **kwargs), None, False
         entry, leaves, donated, key = self._trace(args, kwargs)
         if current_trace() is not eval_trace or any(isinstance(x, Tracer) for x in leaves):
             fun_jaxpr, consts = convert_constvars_to_invars(entry.jaxpr)
@@ -335,7 +341,7 @@ def _check_hashable(x: Any, what: str) -> Any:
 
 def _to_device(x: Any) -> Any:
     if type(x) is ArrayImpl:
-        return x
+        return ensure_single_device(x)
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
         return _to_device(jax_array())
@@ -362,9 +368,10 @@ def make_jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    inline: bool = False,
 ) -> Any:
     """Builds the C++-dispatched jitted callable for ``fun`` (see ``jax_core.jit``)."""
-    jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames)
+    jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline)
     cpp = _jax.pjit(
         jf.name,
         fun,
