@@ -13,6 +13,7 @@ from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.lax.shape_ops import shape_of
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -264,7 +265,8 @@ def _dot_general_lower(
     )
     pair = precision if precision is not None else (Precision.DEFAULT, Precision.DEFAULT)
     precision_config = ir.ArrayAttr.get([hlo.PrecisionAttr.get(str(p)) for p in pair])
-    return hlo.dot_general(aval_to_ir_type(aval_out), lhs, rhs, dnums, precision_config=precision_config)
+    out: ir.Value[Any] = hlo.dot_general(aval_to_ir_type(aval_out), lhs, rhs, dnums, precision_config=precision_config)
+    return out
 
 
 dot_general_p.def_rules(Rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_general_lower))
@@ -282,7 +284,7 @@ def dot(
 
     Without ``dimension_numbers`` both operands must have rank 1 or 2.
     """
-    lhs_shape, rhs_shape = np.shape(lhs), np.shape(rhs)
+    lhs_shape, rhs_shape = shape_of(lhs), shape_of(rhs)
     if dimension_numbers is None:
         if 1 <= len(lhs_shape) <= 2 and 1 <= len(rhs_shape) <= 2 and lhs_shape[-1] == rhs_shape[0]:
             dimension_numbers = (((len(lhs_shape) - 1,), (0,)), ((), ()))

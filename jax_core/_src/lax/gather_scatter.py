@@ -126,9 +126,7 @@ def gather(
     ``mode`` defaults to ``PROMISE_IN_BOUNDS``; with ``"fill"``, out-of-bounds windows
     are ``fill_value`` (NaN, the smallest signed or largest unsigned integer, or True).
     """
-    parsed = GatherScatterMode.from_any(
-        GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode
-    )
+    parsed = GatherScatterMode.from_any(GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode)
     if parsed is not GatherScatterMode.FILL_OR_DROP:
         fill_value = None
     elif fill_value is None:
@@ -166,18 +164,12 @@ def _check_dims(op: str, name: str, dims: Sequence[int], rank: int, checks: str)
         else:
             continue
         if bad:
-            raise TypeError(
-                f"Invalid {name} set in {op} op; valid range is [0, {rank}); got: {bad[0]}."
-            )
+            raise TypeError(f"Invalid {name} set in {op} op; valid range is [0, {rank}); got: {bad[0]}.")
 
 
-def _check_disjoint(
-    op: str, name1: str, dims1: Sequence[int], name2: str, dims2: Sequence[int]
-) -> None:
+def _check_disjoint(op: str, name1: str, dims1: Sequence[int], name2: str, dims2: Sequence[int]) -> None:
     if not set(dims1).isdisjoint(dims2):
-        raise TypeError(
-            f"{name1} and {name2} in {op} op must be disjoint; got: {dims1} and {dims2}."
-        )
+        raise TypeError(f"{name1} and {name2} in {op} op must be disjoint; got: {dims1} and {dims2}.")
 
 
 def _check_batching(
@@ -211,9 +203,7 @@ def _check_batching(
     return operand_shape
 
 
-def _check_index_map(
-    op: str, name: str, index_map: Sequence[int], operand: ShapedArray, indices: ShapedArray
-) -> None:
+def _check_index_map(op: str, name: str, index_map: Sequence[int], operand: ShapedArray, indices: ShapedArray) -> None:
     """Checks that ``index_map`` has one in-range, distinct operand dimension per index entry."""
     vdim = indices.ndim - 1
     if len(index_map) != indices.shape[vdim]:
@@ -258,9 +248,7 @@ def _gather_shape(
     _check_dims("gather", "collapsed_slice_dims", collapsed, operand.ndim, "sru")
     _check_dims("gather", "operand_batching_dims", batching, operand.ndim, "usr")
     _check_disjoint("gather", "collapsed_slice_dims", collapsed, "operand_batching_dims", batching)
-    _check_disjoint(
-        "gather", "start_index_map", dnums.start_index_map, "operand_batching_dims", batching
-    )
+    _check_disjoint("gather", "start_index_map", dnums.start_index_map, "operand_batching_dims", batching)
     _check_batching("gather", operand, indices, (batching, dnums.start_indices_batching_dims))
     if operand.ndim != len(sizes):
         raise TypeError(
@@ -285,17 +273,13 @@ def _gather_shape(
     ):
         for i, d in enumerate(dims):
             if sizes[d] > 1 or sizes[d] < bound:
-                raise TypeError(
-                    f"Gather op can only {kind}, but bound is {sizes[d]} for index {d} at position {i}."
-                )
+                raise TypeError(f"Gather op can only {kind}, but bound is {sizes[d]} for index {d} at position {i}.")
     batch_shape = iter(indices.shape[:-1])
     window = iter(s for i, s in enumerate(sizes) if i not in collapsed and i not in batching)
     return tuple(next(window) if i in offset_dims else next(batch_shape) for i in range(out_rank))
 
 
-def _gather_abstract_eval(
-    operand: ShapedArray, indices: ShapedArray, **params: Unpack[_GatherParams]
-) -> ShapedArray:
+def _gather_abstract_eval(operand: ShapedArray, indices: ShapedArray, **params: Unpack[_GatherParams]) -> ShapedArray:
     shape = _gather_shape(operand, indices, params["dimension_numbers"], params["slice_sizes"])
     if not dtypes.issubdtype(indices.dtype, np.integer):
         raise ValueError("indices must have an integer type")
@@ -335,7 +319,7 @@ def _gather_lower(
         start_index_map=list(dn.start_index_map),
         index_vector_dim=idx_aval.ndim - 1,
     )
-    out = hlo.gather(
+    out: ir.Value[Any] = hlo.gather(
         operand, indices, attr, list(sizes), indices_are_sorted=params["indices_are_sorted"]
     )
     if params["mode"] is not GatherScatterMode.FILL_OR_DROP:
@@ -348,10 +332,9 @@ def _gather_lower(
     batch_aval = ShapedArray(idx_aval.shape[:-1], np.dtype(np.bool_))
     mask = lower_reduce(ok, np.array(True), (idx_aval.ndim - 1,), hlo.and_, batch_aval)
     batch_dims = [d for d in range(aval_out.ndim) if d not in dn.offset_dims]
-    mask = hlo_util.broadcast_in_dim(
-        mask, ShapedArray(aval_out.shape, np.dtype(np.bool_)), batch_dims
-    )
-    return hlo.select(mask, out, _splat(params["fill_value"], aval_out))
+    mask = hlo_util.broadcast_in_dim(mask, ShapedArray(aval_out.shape, np.dtype(np.bool_)), batch_dims)
+    filled: ir.Value[Any] = hlo.select(mask, out, _splat(params["fill_value"], aval_out))
+    return filled
 
 
 gather_p.def_rules(Rules(abstract_eval=_gather_abstract_eval, lower=_gather_lower))
@@ -411,11 +394,7 @@ def _scatter_bind(
     dnums: ScatterDimensionNumbers,
     options: ScatterOptions,
 ) -> Array:
-    jaxpr = (
-        None
-        if combine is None
-        else _update_jaxpr(combine, dtypes.dtype(args[0], canonicalize=True))
-    )
+    jaxpr = None if combine is None else _update_jaxpr(combine, dtypes.dtype(args[0], canonicalize=True))
     return _bind(
         prim,
         *args,
@@ -444,26 +423,18 @@ def _scatter_shape(
             f"{indices.ndim} and scatter index leaf dimension is {vdim}."
         )
     if updates.ndim != vdim + len(window_dims):
-        raise TypeError(
-            f"Updates tensor must be of rank {vdim + len(window_dims)}; got {updates.ndim}."
-        )
+        raise TypeError(f"Updates tensor must be of rank {vdim + len(window_dims)}; got {updates.ndim}.")
     _check_dims("scatter", "update_window_dims", window_dims, updates.ndim, "sur")
     _check_dims("scatter", "inserted_window_dims", inserted, operand.ndim, "sur")
     _check_dims("scatter", "operand_batching_dims", batching, operand.ndim, "sur")
     _check_disjoint("scatter", "inserted_window_dims", inserted, "operand_batching_dims", batching)
     to_operand = dnums.scatter_dims_to_operand_dims
-    _check_disjoint(
-        "scatter", "scatter_dims_to_operand_dims", to_operand, "operand_batching_dims", batching
-    )
-    batch_shape = _check_batching(
-        "scatter", operand, indices, (batching, dnums.scatter_indices_batching_dims)
-    )
+    _check_disjoint("scatter", "scatter_dims_to_operand_dims", to_operand, "operand_batching_dims", batching)
+    batch_shape = _check_batching("scatter", operand, indices, (batching, dnums.scatter_indices_batching_dims))
     scatter_dims_in_updates: list[int | None] = list(range(vdim))
     for i in window_dims:
         scatter_dims_in_updates.insert(i, None)
-    updates_batch = tuple(
-        updates.shape[scatter_dims_in_updates.index(i)] for i in dnums.scatter_indices_batching_dims
-    )
+    updates_batch = tuple(updates.shape[scatter_dims_in_updates.index(i)] for i in dnums.scatter_indices_batching_dims)
     if batch_shape != updates_batch:
         raise TypeError(
             "Scatter op requires operand batching dimensions and updates batching dimensions to "
@@ -471,9 +442,7 @@ def _scatter_shape(
         )
     window_size = len(window_dims) + len(inserted) + len(batching)
     if operand.ndim != window_size:
-        raise TypeError(
-            f"Scatter op has window of size {window_size}; doesn't match operand of rank {operand.ndim}."
-        )
+        raise TypeError(f"Scatter op has window of size {window_size}; doesn't match operand of rank {operand.ndim}.")
     _check_index_map("scatter", "scatter_dims_to_operand_dims", to_operand, operand, indices)
     max_sizes = [d for i, d in enumerate(operand.shape) if i not in inserted and i not in batching]
     for i, w in enumerate(window_dims):
@@ -524,9 +493,7 @@ def _scatter_lower(
         windows = iter(updates_aval.shape[d] for d in dn.update_window_dims)
         unit = (*dn.inserted_window_dims, *dn.operand_batching_dims)
         sizes = [1 if i in unit else next(windows) for i in range(operand_aval.ndim)]
-        upper = _index_upper_bounds(
-            idx_aval, operand_aval.shape, sizes, dn.scatter_dims_to_operand_dims
-        )
+        upper = _index_upper_bounds(idx_aval, operand_aval.shape, sizes, dn.scatter_dims_to_operand_dims)
         indices = hlo.clamp(_splat(0, idx_aval), indices, upper)
     attr = hlo.ScatterDimensionNumbers.get(
         update_window_dims=list(dn.update_window_dims),
@@ -568,9 +535,7 @@ def scatter(
     With repeated indices the winning update is unspecified; out-of-bounds updates are
     dropped unless ``mode="clip"``.
     """
-    return _scatter_bind(
-        scatter_p, None, (operand, scatter_indices, updates), dimension_numbers, options
-    )
+    return _scatter_bind(scatter_p, None, (operand, scatter_indices, updates), dimension_numbers, options)
 
 
 scatter_p = Primitive("scatter")
@@ -585,9 +550,7 @@ def scatter_add(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with addition: repeated indices accumulate."""
-    return _scatter_bind(
-        scatter_add_p, _ew.add_p, (operand, scatter_indices, updates), dimension_numbers, options
-    )
+    return _scatter_bind(scatter_add_p, _ew.add_p, (operand, scatter_indices, updates), dimension_numbers, options)
 
 
 scatter_add_p = Primitive("scatter-add")
@@ -602,9 +565,7 @@ def scatter_mul(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with multiplication: repeated indices multiply."""
-    return _scatter_bind(
-        scatter_mul_p, _ew.mul_p, (operand, scatter_indices, updates), dimension_numbers, options
-    )
+    return _scatter_bind(scatter_mul_p, _ew.mul_p, (operand, scatter_indices, updates), dimension_numbers, options)
 
 
 scatter_mul_p = Primitive("scatter-mul")
@@ -619,9 +580,7 @@ def scatter_min(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with minimum: each element keeps the smallest of itself and its updates."""
-    return _scatter_bind(
-        scatter_min_p, _ew.min_p, (operand, scatter_indices, updates), dimension_numbers, options
-    )
+    return _scatter_bind(scatter_min_p, _ew.min_p, (operand, scatter_indices, updates), dimension_numbers, options)
 
 
 scatter_min_p = Primitive("scatter-min")
@@ -636,9 +595,7 @@ def scatter_max(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with maximum: each element keeps the largest of itself and its updates."""
-    return _scatter_bind(
-        scatter_max_p, _ew.max_p, (operand, scatter_indices, updates), dimension_numbers, options
-    )
+    return _scatter_bind(scatter_max_p, _ew.max_p, (operand, scatter_indices, updates), dimension_numbers, options)
 
 
 scatter_max_p = Primitive("scatter-max")

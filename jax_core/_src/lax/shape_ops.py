@@ -23,7 +23,7 @@ from jax_core._src.lax import convert as _convert
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
+from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike, SupportsJaxArray
 
 
 def _bind(prim: Primitive, *args: Any, **params: Any) -> Array:
@@ -51,16 +51,19 @@ def canonicalize_axis(axis: int, num_dims: int) -> int:
     return axis + num_dims if axis < 0 else axis
 
 
-def _check_shapelike(fun_name: str, arg_name: str, obj: Sequence[int]) -> None:
-    """JAX's check that a static parameter is a tuple of nonnegative ints."""
-    if not isinstance(obj, (tuple, list, np.ndarray)):
-        raise TypeError(f"{fun_name} {arg_name} must be of type tuple/list/ndarray, got {type(obj)}.")
-    if not all(isinstance(d, (int, np.integer)) for d in obj):
-        raise TypeError(
-            f"{fun_name} {arg_name} must have every element be an integer type, got {tuple(type(d) for d in obj)}."
-        )
+def _check_nonnegative(fun_name: str, arg_name: str, obj: tuple[int, ...]) -> None:
+    """JAX's check that a static shape-like parameter has no negative entries."""
     if not all(d >= 0 for d in obj):
-        raise TypeError(f"{fun_name} {arg_name} must have every element be nonnegative, got {tuple(obj)}.")
+        raise TypeError(f"{fun_name} {arg_name} must have every element be nonnegative, got {obj}.")
+
+
+def shape_of(x: ArrayLike) -> tuple[int, ...]:
+    """The shape of an array-like value (``np.shape`` for ``ArrayLike``; a scalar has shape ``()``)."""
+    if isinstance(x, (Array, np.ndarray, np.generic)):
+        return tuple(x.shape)
+    if isinstance(x, SupportsJaxArray):
+        return x.__jax_array__().shape
+    return ()
 
 
 def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
@@ -88,7 +91,7 @@ def broadcast_in_dim(operand: ArrayLike, shape: ShapeLike, broadcast_dimensions:
     """Broadcasts ``operand`` to ``shape``; operand dimension ``i`` becomes output
     dimension ``broadcast_dimensions[i]`` (XLA's BroadcastInDim)."""
     shape_t = canonicalize_shape(shape, "broadcast_in_dim shape")
-    if np.ndim(operand) == len(shape_t) and not len(broadcast_dimensions) and isinstance(operand, Array):
+    if len(shape_of(operand)) == len(shape_t) and not len(broadcast_dimensions) and isinstance(operand, Array):
         return operand
     return _bind(
         broadcast_in_dim_p,
@@ -104,8 +107,8 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")
 def _broadcast_in_dim_abstract_eval(
     operand: ShapedArray, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
 ) -> ShapedArray:
-    _check_shapelike("broadcast_in_dim", "shape", shape)
-    _check_shapelike("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
+    _check_nonnegative("broadcast_in_dim", "shape", shape)
+    _check_nonnegative("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
     ndim = operand.ndim
     if ndim != len(broadcast_dimensions):
         raise TypeError(
@@ -143,7 +146,8 @@ def _broadcast_in_dim_lower(
     shape: tuple[int, ...],
     broadcast_dimensions: tuple[int, ...],
 ) -> ir.Value[Any]:
-    return hlo.broadcast_in_dim(aval_to_ir_type(ctx.avals_out[0]), x, list(broadcast_dimensions))
+    out: ir.Value[Any] = hlo.broadcast_in_dim(aval_to_ir_type(ctx.avals_out[0]), x, list(broadcast_dimensions))
+    return out
 
 
 broadcast_in_dim_p.def_rules(Rules(abstract_eval=_broadcast_in_dim_abstract_eval, lower=_broadcast_in_dim_lower))
@@ -153,14 +157,14 @@ def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
     """Adds leading dimensions of sizes ``sizes`` to ``operand`` (``lax.broadcast``)."""
     if len(sizes) == 0:
         return _asarray(operand)
-    ndim = np.ndim(operand)
+    ndim = len(shape_of(operand))
     dims = tuple(range(len(sizes), len(sizes) + ndim))
-    return broadcast_in_dim(operand, (*_int_tuple(sizes), *np.shape(operand)), dims)
+    return broadcast_in_dim(operand, (*_int_tuple(sizes), *shape_of(operand)), dims)
 
 
 def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
     """Adds leading size-1 dimensions to ``x`` until it has rank ``rank``."""
-    ndim = np.ndim(x)
+    ndim = len(shape_of(x))
     if ndim == rank:
         return _asarray(x)
     return broadcast(x, (1,) * (rank - ndim))
@@ -170,12 +174,12 @@ def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Inserts size-1 dimensions at positions ``dimensions`` of the result."""
     if len(set(dimensions)) != len(dimensions):
         raise ValueError(f"repeated axis in lax.expand_dims: {dimensions}")
-    ndim_out = np.ndim(array) + len(dimensions)
+    ndim_out = len(shape_of(array)) + len(dimensions)
     dims = [canonicalize_axis(i, ndim_out) for i in dimensions]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
     dims_set = frozenset(dims)
-    result_shape = list(np.shape(array))
+    result_shape = list(shape_of(array))
     for i in sorted(dims_set):
         result_shape.insert(i, 1)
     broadcast_dims = [i for i in range(ndim_out) if i not in dims_set]
@@ -188,14 +192,14 @@ def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
 def reshape(operand: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None = None) -> Array:
     """Reshapes ``operand`` to ``new_sizes``, optionally transposing it by ``dimensions`` first."""
     sizes = canonicalize_shape(new_sizes, "reshape new_sizes")
-    same_shape = np.shape(operand) == sizes
+    same_shape = shape_of(operand) == sizes
     if dimensions is None:
         dims: tuple[int, ...] | None = None
         same_dims = True
     else:
         dims = _int_tuple(dimensions)
-        same_dims = dims == tuple(range(np.ndim(operand)))
-    if np.shape(operand) and same_shape and same_dims and isinstance(operand, Array):
+        same_dims = dims == tuple(range(len(shape_of(operand))))
+    if shape_of(operand) and same_shape and same_dims and isinstance(operand, Array):
         return operand
     return _bind(
         reshape_p,
@@ -241,7 +245,8 @@ def _reshape_lower(
 ) -> ir.Value[Any]:
     if dimensions is not None:
         x = hlo.transpose(x, list(dimensions))
-    return hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
+    out: ir.Value[Any] = hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
+    return out
 
 
 reshape_p.def_rules(Rules(abstract_eval=_reshape_abstract_eval, lower=_reshape_lower))
@@ -253,7 +258,7 @@ reshape_p.def_rules(Rules(abstract_eval=_reshape_abstract_eval, lower=_reshape_l
 def transpose(operand: ArrayLike, permutation: Sequence[int] | np.ndarray[Any, Any]) -> Array:
     """Permutes the dimensions of ``operand``: output dimension ``i`` is input ``permutation[i]``."""
     perm = _int_tuple(permutation)
-    if perm == tuple(range(np.ndim(operand))) and isinstance(operand, Array):
+    if perm == tuple(range(len(shape_of(operand)))) and isinstance(operand, Array):
         return operand
     return _bind(transpose_p, operand, permutation=perm)
 
@@ -272,7 +277,8 @@ def _transpose_abstract_eval(operand: ShapedArray, *, permutation: tuple[int, ..
 
 
 def _transpose_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, permutation: tuple[int, ...]) -> ir.Value[Any]:
-    return hlo.transpose(x, list(permutation))
+    out: ir.Value[Any] = hlo.transpose(x, list(permutation))
+    return out
 
 
 transpose_p.def_rules(Rules(abstract_eval=_transpose_abstract_eval, lower=_transpose_lower))
@@ -283,7 +289,7 @@ transpose_p.def_rules(Rules(abstract_eval=_transpose_abstract_eval, lower=_trans
 
 def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Removes the size-1 dimensions ``dimensions`` (negative axes allowed)."""
-    ndim = np.ndim(array)
+    ndim = len(shape_of(array))
     dims = tuple(sorted(canonicalize_axis(i, ndim) for i in dimensions))
     if not dims and isinstance(array, Array):
         return array
@@ -309,7 +315,8 @@ def _squeeze_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...])
 
 
 def _squeeze_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]) -> ir.Value[Any]:
-    return hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
+    out: ir.Value[Any] = hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
+    return out
 
 
 squeeze_p.def_rules(Rules(abstract_eval=_squeeze_abstract_eval, lower=_squeeze_lower))
@@ -364,7 +371,8 @@ def _concatenate_abstract_eval(*operands: ShapedArray, dimension: int) -> Shaped
 
 
 def _concatenate_lower(ctx: LoweringRuleContext, *xs: ir.Value[Any], dimension: int) -> ir.Value[Any]:
-    return hlo.concatenate(list(xs), dimension)
+    out: ir.Value[Any] = hlo.concatenate(list(xs), dimension)
+    return out
 
 
 concatenate_p.def_rules(Rules(abstract_eval=_concatenate_abstract_eval, lower=_concatenate_lower))
@@ -423,7 +431,8 @@ def _pad_lower(
     padding_config: tuple[tuple[int, int, int], ...],
 ) -> ir.Value[Any]:
     low, high, interior = ([c[k] for c in padding_config] for k in range(3))
-    return hlo.pad(x, padding_value, low, high, interior)
+    out: ir.Value[Any] = hlo.pad(x, padding_value, low, high, interior)
+    return out
 
 
 pad_p.def_rules(Rules(abstract_eval=_pad_abstract_eval, lower=_pad_lower))
@@ -441,7 +450,7 @@ rev_p = Primitive("rev")
 
 
 def _rev_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...]) -> ShapedArray:
-    _check_shapelike("rev", "dimensions", dimensions)
+    _check_nonnegative("rev", "dimensions", dimensions)
     if len(set(dimensions)) != len(dimensions):
         raise TypeError(f"rev dimensions must be unique, got {dimensions}.")
     if dimensions and not max(dimensions) < operand.ndim:
@@ -453,7 +462,8 @@ def _rev_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...]) -> 
 
 
 def _rev_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]) -> ir.Value[Any]:
-    return hlo.reverse(x, list(dimensions))
+    out: ir.Value[Any] = hlo.reverse(x, list(dimensions))
+    return out
 
 
 rev_p.def_rules(Rules(abstract_eval=_rev_abstract_eval, lower=_rev_lower))
@@ -480,7 +490,7 @@ iota_p = Primitive("iota")
 
 
 def _iota_abstract_eval(*, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: None) -> ShapedArray:
-    _check_shapelike("iota", "shape", shape)
+    _check_nonnegative("iota", "shape", shape)
     if not (dtypes.issubdtype(dtype, np.integer) or dtypes.issubdtype(dtype, np.inexact)):
         raise TypeError(
             f"iota does not accept dtype {dtype.name}. Accepted dtypes are subtypes of "
@@ -501,7 +511,8 @@ def _iota_lower(
     dimension: int,
     sharding: None,
 ) -> ir.Value[Any]:
-    return hlo.iota(aval_to_ir_type(ctx.avals_out[0]), dimension)
+    out: ir.Value[Any] = hlo.iota(aval_to_ir_type(ctx.avals_out[0]), dimension)
+    return out
 
 
 iota_p.def_rules(Rules(abstract_eval=_iota_abstract_eval, lower=_iota_lower))

@@ -26,6 +26,7 @@ from jax_core._src.lax.gather_scatter import scatter_add as scatter_add
 from jax_core._src.lax.gather_scatter import scatter_max as scatter_max
 from jax_core._src.lax.gather_scatter import scatter_min as scatter_min
 from jax_core._src.lax.gather_scatter import scatter_mul as scatter_mul
+from jax_core._src.lax.shape_ops import shape_of
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike
@@ -124,7 +125,8 @@ def _slice_lower(
     strides: tuple[int, ...] | None,
 ) -> ir.Value[Any]:
     steps = list(strides) if strides is not None else [1] * len(start_indices)
-    return hlo.slice(x, list(start_indices), list(limit_indices), steps)
+    out: ir.Value[Any] = hlo.slice(x, list(start_indices), list(limit_indices), steps)
+    return out
 
 
 slice_p.def_rules(Rules(abstract_eval=_slice_abstract_eval, lower=_slice_lower))
@@ -162,9 +164,7 @@ def _dynamic_slice_indices(
         elif isinstance(i, (int, np.integer)):
             k = int(i)
             if k < 0 and not allow_negative:
-                raise ValueError(
-                    f"Index {k} is out of bounds for dimension {d} if allow_negative_indices=False"
-                )
+                raise ValueError(f"Index {k} is out of bounds for dimension {d} if allow_negative_indices=False")
             result.append(np.asarray(k + d if k < 0 else k, dt)[()])
         elif allow_negative:
             is_neg = _bind(_ew.lt_p, i, np.asarray(0, dt)[()])
@@ -183,7 +183,7 @@ def dynamic_slice(
     allow_negative_indices: bool | Sequence[bool] = True,
 ) -> Array:
     """The slice of size ``slice_sizes`` at traced ``start_indices`` (clamped into range)."""
-    starts = _dynamic_slice_indices(np.shape(operand), start_indices, allow_negative_indices)
+    starts = _dynamic_slice_indices(shape_of(operand), start_indices, allow_negative_indices)
     return _bind(dynamic_slice_p, operand, *starts, slice_sizes=_shape_tuple(slice_sizes))
 
 
@@ -191,9 +191,7 @@ dynamic_slice_p = Primitive("dynamic_slice")
 
 
 def _check_index_dtypes(name: str, indices: Sequence[ShapedArray], sep: str) -> None:
-    if any(
-        i.dtype != indices[0].dtype or not dtypes.issubdtype(i.dtype, np.integer) for i in indices
-    ):
+    if any(i.dtype != indices[0].dtype or not dtypes.issubdtype(i.dtype, np.integer) for i in indices):
         raise TypeError(
             f"index arguments to {name} must be integers of the same type, got{sep}"
             f"{', '.join(i.dtype.name for i in indices)}"
@@ -215,13 +213,9 @@ def _dynamic_slice_abstract_eval(
             f"slice_sizes {slice_sizes} for operand shape {operand.shape}."
         )
     if not all(s >= 0 for s in slice_sizes):
-        raise TypeError(
-            f"slice slice_sizes must be greater than or equal to zero, got slice_sizes of {slice_sizes}."
-        )
+        raise TypeError(f"slice slice_sizes must be greater than or equal to zero, got slice_sizes of {slice_sizes}.")
     if any(i.ndim != 0 for i in start_indices):
-        raise TypeError(
-            f"start_indices arguments to dynamic_slice must be scalars,  got indices {start_indices}"
-        )
+        raise TypeError(f"start_indices arguments to dynamic_slice must be scalars,  got indices {start_indices}")
     _check_index_dtypes("dynamic_slice", start_indices, ": ")
     return ShapedArray(slice_sizes, operand.dtype, operand.weak_type)
 
@@ -232,12 +226,11 @@ def _dynamic_slice_lower(
     *start_indices: ir.Value[Any],
     slice_sizes: tuple[int, ...],
 ) -> ir.Value[Any]:
-    return hlo.dynamic_slice(x, list(start_indices), list(slice_sizes))
+    out: ir.Value[Any] = hlo.dynamic_slice(x, list(start_indices), list(slice_sizes))
+    return out
 
 
-dynamic_slice_p.def_rules(
-    Rules(abstract_eval=_dynamic_slice_abstract_eval, lower=_dynamic_slice_lower)
-)
+dynamic_slice_p.def_rules(Rules(abstract_eval=_dynamic_slice_abstract_eval, lower=_dynamic_slice_lower))
 
 
 # -- dynamic_update_slice ---------------------------------------------------------------
@@ -251,7 +244,7 @@ def dynamic_update_slice(
     allow_negative_indices: bool | Sequence[bool] = True,
 ) -> Array:
     """``operand`` with ``update`` written at traced ``start_indices`` (clamped into range)."""
-    starts = _dynamic_slice_indices(np.shape(operand), start_indices, allow_negative_indices)
+    starts = _dynamic_slice_indices(shape_of(operand), start_indices, allow_negative_indices)
     return _bind(dynamic_update_slice_p, operand, update, *starts)
 
 
@@ -277,9 +270,7 @@ def _dynamic_update_slice_abstract_eval(
             f"shape {update.shape} for operand shape {operand.shape}."
         )
     if any(i.ndim != 0 for i in start_indices):
-        raise TypeError(
-            f"start_indices arguments to dynamic_update_slice must be scalars, got indices {start_indices}"
-        )
+        raise TypeError(f"start_indices arguments to dynamic_update_slice must be scalars, got indices {start_indices}")
     if operand.dtype != update.dtype:
         raise TypeError(
             "lax.dynamic_update_slice requires arguments to have the same dtypes, got "
@@ -293,7 +284,8 @@ def _dynamic_update_slice_abstract_eval(
 def _dynamic_update_slice_lower(
     ctx: LoweringRuleContext, x: ir.Value[Any], update: ir.Value[Any], *start_indices: ir.Value[Any]
 ) -> ir.Value[Any]:
-    return hlo.dynamic_update_slice(x, update, list(start_indices))
+    out: ir.Value[Any] = hlo.dynamic_update_slice(x, update, list(start_indices))
+    return out
 
 
 dynamic_update_slice_p.def_rules(
