@@ -10,12 +10,37 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
-from typing import Generic, TypeVar, cast
+from collections.abc import Callable, Generator
+from typing import Generic, Protocol, TypeVar, cast
 
-from jax_core._src.lib import jax_jit, _jax
+from jax_core._src.lib import jax_ext, jax_jit
 
 _T = TypeVar("_T")
+
+
+class _ConfigState(Protocol[_T]):
+    """jaxlib's C++ ``config.Config``: a global value with a thread-local override."""
+
+    @property
+    def value(self) -> _T: ...
+    def set_global(self, value: _T, /) -> None: ...
+    def swap_local(self, value: _T, /) -> object: ...
+    def set_local(self, value: object, /) -> None: ...
+
+
+def _config_state(
+    name: str, default: _T, *, include_in_jit_key: bool, include_in_trace_context: bool
+) -> _ConfigState[_T]:
+    """A new jaxlib ``Config`` (what jaxlib's C++ jit fast path reads flags from)."""
+    return cast(
+        _ConfigState[_T],
+        jax_ext.config.Config(
+            name,
+            default,
+            include_in_jit_key=include_in_jit_key,
+            include_in_trace_context=include_in_trace_context,
+        ),
+    )
 
 
 def _bool_env(name: str, default: bool) -> bool:
@@ -38,21 +63,21 @@ class Flag(Generic[_T]):
     def __init__(self, name: str, default: _T, help: str, *, include_in_jit_key: bool) -> None:
         self.name = name
         self.help = help
-        self._state = _jax.config.Config(
+        self._state: _ConfigState[_T] = _config_state(
             name, default, include_in_jit_key=include_in_jit_key, include_in_trace_context=True
         )
 
     @property
     def value(self) -> _T:
         """The value in force in this thread."""
-        return cast(_T, self._state.value)
+        return self._state.value
 
     def set_global(self, value: _T) -> None:
         """Sets the process-wide value (what ``config.update`` does)."""
         self._state.set_global(value)
 
     @contextlib.contextmanager
-    def __call__(self, value: _T) -> Iterator[None]:
+    def __call__(self, value: _T) -> Generator[None]:
         """Overrides the flag in this thread for the duration of a ``with`` block."""
         prev = self._state.swap_local(value)
         try:
@@ -78,7 +103,7 @@ disable_jit: Flag[bool] = Flag(
     "Run jit-decorated functions op by op, without compiling them.",
     include_in_jit_key=False,
 )
-_post_hook = _jax.config.Config(
+_post_hook: _ConfigState[Callable[..., None] | None] = _config_state(
     "jax_post_hook", None, include_in_jit_key=False, include_in_trace_context=False
 )
 
@@ -99,7 +124,8 @@ class Config:
             raise AttributeError(
                 f"Unrecognized config option: {name}. Known options: {', '.join(sorted(_FLAGS))}"
             )
-        if not isinstance(value, bool):
+        # Guards callers that are not type-checked.
+        if not isinstance(value, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"config option {name} takes a bool, got {value!r}")
         flag.set_global(value)
 
@@ -130,4 +156,5 @@ class Config:
         return (enable_x64.value,)
 
 
-config = Config()
+config: Config = Config()
+"""The configuration object: ``config.update("jax_enable_x64", True)``."""

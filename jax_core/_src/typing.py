@@ -31,7 +31,9 @@ class SupportsDType(Protocol):
     """Any object with a ``dtype`` attribute (numpy scalar types, ``ShapeDtypeStruct``)."""
 
     @property
-    def dtype(self) -> DType: ...
+    def dtype(self) -> DType:
+        """The object's dtype."""
+        ...
 
 
 DTypeLike: TypeAlias = str | type[Any] | np.dtype[Any] | SupportsDType
@@ -42,7 +44,9 @@ DTypeLike: TypeAlias = str | type[Any] | np.dtype[Any] | SupportsDType
 class SupportsJaxArray(Protocol):
     """An object that converts itself to an array through ``__jax_array__``."""
 
-    def __jax_array__(self) -> Array: ...
+    def __jax_array__(self) -> Array:
+        """The object as a jax_core array."""
+        ...
 
 
 ArrayLike: TypeAlias = (

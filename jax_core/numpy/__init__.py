@@ -5,9 +5,11 @@ default dtypes are 32-bit unless ``jax_enable_x64`` is set, Python scalars are
 weakly typed, and lists are not accepted where arrays are (use ``jnp.array``).
 """
 
+from typing import TypeAlias as _TypeAlias
+
 import numpy as _np
 
-from jax_core._src.basearray import Array as ndarray
+from jax_core._src.basearray import Array as _Array
 from jax_core._src.numpy.creation import arange as arange
 from jax_core._src.numpy.creation import array as array
 from jax_core._src.numpy.creation import asarray as asarray
@@ -20,7 +22,6 @@ from jax_core._src.numpy.creation import promote_types as promote_types
 from jax_core._src.numpy.creation import result_type as result_type
 from jax_core._src.numpy.creation import zeros as zeros
 from jax_core._src.numpy.creation import zeros_like as zeros_like
-from jax_core._src.numpy.indexing import getitem as _getitem
 from jax_core._src.numpy.reductions import all as all
 from jax_core._src.numpy.reductions import any as any
 from jax_core._src.numpy.reductions import argmax as argmax
@@ -112,22 +113,44 @@ from jax_core._src.numpy.ufuncs import true_divide as true_divide
 from jax_core._src.numpy.where import where as where
 from jax_core._src.dtypes import bfloat16 as bfloat16
 
-bool_ = _np.bool_
-int8 = _np.int8
-int16 = _np.int16
-int32 = _np.int32
-int64 = _np.int64
-uint8 = _np.uint8
-uint16 = _np.uint16
-uint32 = _np.uint32
-uint64 = _np.uint64
-float16 = _np.float16
-float32 = _np.float32
-float64 = _np.float64
-complex64 = _np.complex64
-complex128 = _np.complex128
+ndarray: _TypeAlias = _Array
+"""The array type, ``jax_core.Array`` (``isinstance(x, jnp.ndarray)`` tests for one)."""
+
+bool_: _TypeAlias = _np.bool_
+"""The boolean scalar type (``numpy.bool_``); usable wherever a dtype is expected."""
+int8: _TypeAlias = _np.int8
+"""The 8-bit signed integer scalar type (``numpy.int8``)."""
+int16: _TypeAlias = _np.int16
+"""The 16-bit signed integer scalar type (``numpy.int16``)."""
+int32: _TypeAlias = _np.int32
+"""The 32-bit signed integer scalar type (``numpy.int32``)."""
+int64: _TypeAlias = _np.int64
+"""The 64-bit signed integer scalar type (``numpy.int64``; int32 arrays unless x64 is enabled)."""
+uint8: _TypeAlias = _np.uint8
+"""The 8-bit unsigned integer scalar type (``numpy.uint8``)."""
+uint16: _TypeAlias = _np.uint16
+"""The 16-bit unsigned integer scalar type (``numpy.uint16``)."""
+uint32: _TypeAlias = _np.uint32
+"""The 32-bit unsigned integer scalar type (``numpy.uint32``)."""
+uint64: _TypeAlias = _np.uint64
+"""The 64-bit unsigned integer scalar type (``numpy.uint64``; uint32 arrays unless x64 is enabled)."""
+float16: _TypeAlias = _np.float16
+"""The IEEE half-precision float scalar type (``numpy.float16``)."""
+float32: _TypeAlias = _np.float32
+"""The IEEE single-precision float scalar type (``numpy.float32``)."""
+float64: _TypeAlias = _np.float64
+"""The IEEE double-precision float scalar type (``numpy.float64``; float32 arrays unless x64 is enabled)."""
+complex64: _TypeAlias = _np.complex64
+"""The complex scalar type with float32 parts (``numpy.complex64``)."""
+complex128: _TypeAlias = _np.complex128
+"""The complex scalar type with float64 parts (``numpy.complex128``; complex64 arrays unless x64 is enabled)."""
 pi: float = _np.pi
+"""The constant pi."""
 e: float = _np.e
+"""Euler's number, the base of the natural logarithm."""
 inf: float = _np.inf
+"""Positive infinity."""
 nan: float = _np.nan
-newaxis = None
+"""Not a number."""
+newaxis: None = None
+"""An alias for ``None``: indexing with it inserts a size-1 dimension (``x[:, jnp.newaxis]``)."""

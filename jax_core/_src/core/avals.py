@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
+
+if TYPE_CHECKING:
+    from jax_core._src.sharding import Sharding
+    from jax_core._src.typing import DTypeLike
 
 
 class ShapedArray:
@@ -76,13 +82,13 @@ class ShapedArray:
 AVAL_SCALAR_TYPES: Final = (bool, int, float, complex)
 
 
-def canonical_shape(shape: Any, context: str) -> tuple[int, ...]:
+def canonical_shape(shape: object, context: str) -> tuple[int, ...]:
     """Converts a user shape (an int or a sequence of ints) to a tuple, with JAX's error."""
     from jax_core._src.core.trace import Tracer
 
-    seq = (shape,) if isinstance(shape, (int, np.integer)) or _is_index_like(shape) else shape
+    seq: Any = (shape,) if _is_integer(shape) or _is_index_like(shape) else shape
     try:
-        items = list(seq)
+        items: list[Any] = list(seq)
     except TypeError:
         raise TypeError(
             f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
@@ -102,6 +108,10 @@ def canonical_shape(shape: Any, context: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _is_integer(x: object) -> TypeIs[int | np.integer[Any]]:
+    return isinstance(x, (int, np.integer))
+
+
 def _is_index_like(x: object) -> bool:
     from jax_core._src.core.trace import Tracer
 
@@ -119,8 +129,17 @@ class ShapeDtypeStruct:
 
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
+    sharding: Sharding | None
+    weak_type: bool
 
-    def __init__(self, shape: Any, dtype: Any, *, sharding: Any = None, weak_type: bool = False) -> None:
+    def __init__(
+        self,
+        shape: Iterable[SupportsIndex],
+        dtype: DTypeLike,
+        *,
+        sharding: Sharding | None = None,
+        weak_type: bool = False,
+    ) -> None:
         self.shape = tuple(int(d) for d in shape)
         self.dtype = dtypes.canonicalize_dtype(dtype)
         self.sharding = sharding

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
@@ -32,6 +33,8 @@ class Var:
 
     __slots__ = ("aval", "_id")
 
+    aval: ShapedArray
+
     def __init__(self, aval: ShapedArray) -> None:
         self.aval = aval
         self._id = next(_var_ids)
@@ -45,26 +48,40 @@ class Literal:
 
     __slots__ = ("val", "aval")
 
+    val: Any
+    aval: ShapedArray
+
     def __init__(self, val: Any, aval: ShapedArray) -> None:
         self.val = val
         self.aval = aval
 
     def text(self) -> str:
         """The literal as JAX prints it, e.g. ``2.0:f32[]``."""
-        val = self.val.item() if isinstance(self.val, (np.ndarray, np.generic)) else self.val
+        val = self.val.item() if _is_numpy_value(self.val) else self.val
         return f"{val}:{self.aval.str_short()}"
 
     def __repr__(self) -> str:
         return f"Literal({self.text()})"
 
 
-Atom = Var | Literal
+def _is_numpy_value(x: object) -> TypeIs[np.ndarray[Any, Any] | np.generic[Any]]:
+    return isinstance(x, (np.ndarray, np.generic))
+
+
+Atom: TypeAlias = Var | Literal
+"""An operand of an equation: a variable or an inline literal."""
 
 
 class JaxprEqn:
     """One equation: ``outvars = primitive[params] invars``."""
 
     __slots__ = ("invars", "outvars", "primitive", "params", "source_info")
+
+    invars: list[Atom]
+    outvars: list[Var]
+    primitive: Primitive
+    params: dict[str, Any]
+    source_info: SourceInfo | None
 
     def __init__(
         self,
@@ -81,13 +98,18 @@ class JaxprEqn:
         self.source_info = source_info
 
     def __repr__(self) -> str:
-        return pp.format(pp_eqn(self, _NameContext()), 80)
+        return pp.format(pp_eqn(self, NameContext()), 80)
 
 
 class Jaxpr:
     """A function in the IR: constant and input variables, equations, outputs."""
 
     __slots__ = ("constvars", "invars", "outvars", "eqns", "__weakref__")
+
+    constvars: list[Var]
+    invars: list[Var]
+    outvars: list[Atom]
+    eqns: list[JaxprEqn]
 
     def __init__(
         self,
@@ -113,7 +135,7 @@ class Jaxpr:
 
     def pretty_print(self, width: int = 80) -> str:
         """The jaxpr in JAX's text format."""
-        return pp.format(pp_jaxpr(self, _NameContext()), width)
+        return pp.format(pp_jaxpr(self, NameContext()), width)
 
     def __str__(self) -> str:
         return self.pretty_print()
@@ -125,6 +147,9 @@ class ClosedJaxpr:
     """A jaxpr together with the values of its constant variables."""
 
     __slots__ = ("jaxpr", "consts", "__weakref__")
+
+    jaxpr: Jaxpr
+    consts: list[Any]
 
     def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]) -> None:
         assert len(jaxpr.constvars) == len(consts)
@@ -188,14 +213,19 @@ def _alphabetic(n: int) -> str:
     return s
 
 
-class _NameContext:
+class NameContext:
+    """The names given to variables while printing (``a``, ``b``, ...), in order of first use."""
+
     __slots__ = ("names", "_count")
 
+    names: dict[Var, str]
+
     def __init__(self) -> None:
-        self.names: dict[Var, str] = {}
+        self.names = {}
         self._count = 0
 
     def name(self, v: Var) -> str:
+        """The name of ``v``, assigning the next unused one on first use."""
         name = self.names.get(v)
         if name is None:
             name = self.names[v] = _alphabetic(self._count)
@@ -203,6 +233,7 @@ class _NameContext:
         return name
 
     def suggest(self, for_vars: Sequence[Atom], like_vars: Sequence[Atom]) -> None:
+        """Names each unnamed var of ``for_vars`` like the var of ``like_vars`` it aliases."""
         used: set[Var] = set()
         for for_v, like_v in zip(for_vars, like_vars):
             if isinstance(like_v, Var) and like_v not in used and isinstance(for_v, Var) and for_v not in self.names:
@@ -219,18 +250,18 @@ def _join(sep: pp.Doc, docs: Sequence[pp.Doc]) -> pp.Doc:
     return pp.concat(parts)
 
 
-def _pp_atom(a: Atom, ctx: _NameContext) -> str:
+def _pp_atom(a: Atom, ctx: NameContext) -> str:
     return a.text() if isinstance(a, Literal) else ctx.name(a)
 
 
-def _pp_vars(vs: Sequence[Atom], ctx: _NameContext, *, separator: str = "", shapes: bool = False) -> pp.Doc:
+def _pp_vars(vs: Sequence[Atom], ctx: NameContext, *, separator: str = "", shapes: bool = False) -> pp.Doc:
     docs = [
         pp.text(_pp_atom(v, ctx) + (":" + v.aval.str_short() if shapes else "")) for v in vs
     ]
     return pp.nest(2, pp.group(_join(pp.concat([pp.text(separator), pp.group(pp.brk())]), docs)))
 
 
-def _pp_param(k: str, v: Any, ctx: _NameContext) -> pp.Doc:
+def _pp_param(k: str, v: Any, ctx: NameContext) -> pp.Doc:
     if isinstance(v, ClosedJaxpr):
         doc = pp_jaxpr(v.jaxpr, ctx)
     elif isinstance(v, Jaxpr):
@@ -242,7 +273,7 @@ def _pp_param(k: str, v: Any, ctx: _NameContext) -> pp.Doc:
     return pp.concat([pp.text(f"{k}="), doc])
 
 
-def _pp_params(items: Sequence[tuple[str, Any]], ctx: _NameContext) -> pp.Doc:
+def _pp_params(items: Sequence[tuple[str, Any]], ctx: NameContext) -> pp.Doc:
     if not items:
         return pp.nil()
     return pp.group(
@@ -256,10 +287,11 @@ def _pp_params(items: Sequence[tuple[str, Any]], ctx: _NameContext) -> pp.Doc:
     )
 
 
-ParamsOrder = Callable[[JaxprEqn], Sequence[str]]
+ParamsOrder: TypeAlias = Callable[[JaxprEqn], Sequence[str]]
+"""Orders the params of an equation for printing."""
 
 
-def pp_eqn(eqn: JaxprEqn, ctx: _NameContext) -> pp.Doc:
+def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
     """The document for one equation."""
     lhs = _pp_vars(eqn.outvars, ctx, shapes=True)
     inner = eqn.params.get("jaxpr")
@@ -278,7 +310,7 @@ def pp_eqn(eqn: JaxprEqn, ctx: _NameContext) -> pp.Doc:
     return pp.concat(rhs)
 
 
-def pp_jaxpr(jaxpr: Jaxpr, ctx: _NameContext) -> pp.Doc:
+def pp_jaxpr(jaxpr: Jaxpr, ctx: NameContext) -> pp.Doc:
     """The document for a jaxpr."""
     constvars = _pp_vars(jaxpr.constvars, ctx, shapes=True)
     invars = _pp_vars(jaxpr.invars, ctx, shapes=True)

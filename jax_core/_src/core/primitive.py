@@ -10,30 +10,32 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Concatenate, TypeAlias
 
 from jax_core._src.core.avals import ShapedArray
 
 if TYPE_CHECKING:
-    from jax_core._src.lowering.context import LoweringRuleContext
     from jaxlib.mlir import ir
 
-
-class AbstractEvalRule(Protocol):
-    """Computes the output aval(s) of a primitive from its input avals and params."""
-
-    def __call__(self, *avals: ShapedArray, **params: Any) -> ShapedArray | Sequence[ShapedArray]: ...
+    from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
 
-class LowerRule(Protocol):
-    """Emits StableHLO for one application of a primitive; returns its result value(s)."""
+AbstractEvalRule: TypeAlias = Callable[..., ShapedArray | Sequence[ShapedArray]]
+"""Computes the output aval(s) of a primitive from its input avals and params.
 
-    def __call__(
-        self, ctx: LoweringRuleContext, *args: ir.Value, **params: Any
-    ) -> ir.Value | Sequence[ir.Value]: ...
+Called as ``rule(*avals, **params)``; the ``...`` lets each rule spell out the
+params its primitive takes as keyword-only parameters.
+"""
 
+LowerRule: TypeAlias = Callable[
+    Concatenate["LoweringRuleContext", ...], "ir.Value[ir.Type] | Sequence[ir.Value[ir.Type]]"
+]
+"""Emits StableHLO for one application of a primitive; returns its result value(s).
 
-TransformRule = Callable[..., Any]
+Called as ``rule(ctx, *operands, **params)`` with ``ir.Value`` operands.
+"""
+
+TransformRule: TypeAlias = Callable[..., Any]
 """A jvp, transpose or batching rule (their precise shapes live with the transformations)."""
 
 

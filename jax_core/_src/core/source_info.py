@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Final
 
 _PKG_DIR: Final = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,7 +41,7 @@ def _is_internal(filename: str) -> bool:
 
 def user_frame() -> SourceInfo | None:
     """The innermost frame outside jax_core and the standard library, if any."""
-    frame = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
+    frame: FrameType | None = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
     while frame is not None:
         code = frame.f_code
         if not _is_internal(code.co_filename):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
@@ -66,19 +66,35 @@ class Tracer(Array):
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The shape of the array this tracer stands for."""
         return self.aval.shape
 
     @property
     def dtype(self) -> np.dtype[Any]:
+        """The element type of the array this tracer stands for."""
         return self.aval.dtype
 
     @property
     def weak_type(self) -> bool:
+        """Whether the dtype is weak (came from a Python scalar) for type promotion."""
         return self.aval.weak_type
 
     def provenance(self) -> str:
         """Explains where this value became a tracer (overridden by traces that know)."""
         return ""
+
+    def belongs_to(self, trace: Trace) -> bool:
+        """Whether this tracer was made by ``trace``."""
+        return self._trace is trace
+
+    def check_live(self) -> None:
+        """Raises ``UnexpectedTracerError`` if this tracer's trace has ended (it escaped)."""
+        if not self._trace.is_live():
+            escaped_tracer_error(self)
+
+    def describe_trace(self) -> str:
+        """What this tracer's trace is for, used in error messages."""
+        return self._trace.describe()
 
     def concretization_error(self, context: str) -> NoReturn:
         """Raises ``ConcretizationTypeError`` for a use that needed a concrete value."""
@@ -144,7 +160,7 @@ def escaped_tracer_error(tracer: Tracer) -> NoReturn:
     raise UnexpectedTracerError(
         "Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
         f"allowing for a reference to an intermediate value with type {tracer.aval} wrapped in "
-        f"a {tracer._trace.describe()} to escape the scope of the transformation.\n"
+        f"a {tracer.describe_trace()} to escape the scope of the transformation.\n"
         "JAX transformations require that functions explicitly return their outputs, and "
         f"disallow saving intermediate values to global state.\n{tracer.provenance()}"
     )
@@ -156,10 +172,10 @@ class EvalTrace(Trace):
     __slots__ = ()
 
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        """Evaluates ``primitive`` now; tracers here are an error (they have no value yet)."""
         for a in args:
             if isinstance(a, Tracer):
-                if not a._trace.is_live():
-                    escaped_tracer_error(a)
+                a.check_live()
                 a.concretization_error(
                     f"The problem arose with the `{primitive.name}` primitive, evaluated eagerly "
                     "(e.g. under `ensure_compile_time_eval`) on a traced value."
@@ -167,6 +183,7 @@ class EvalTrace(Trace):
         return primitive.impl(*args, **params)
 
     def describe(self) -> str:
+        """``EvalTrace``."""
         return "EvalTrace"
 
 
@@ -186,7 +203,7 @@ def current_trace() -> Trace:
 
 
 @contextlib.contextmanager
-def set_current_trace(trace: Trace) -> Iterator[None]:
+def set_current_trace(trace: Trace) -> Generator[None]:
     """Makes ``trace`` current for the duration of a ``with`` block."""
     prev = _state.trace
     _state.trace = trace

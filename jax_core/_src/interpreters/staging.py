@@ -13,14 +13,24 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, literal_aval, pp_eqn
+from jax_core._src.core.jaxpr import (
+    Atom,
+    ClosedJaxpr,
+    Jaxpr,
+    JaxprEqn,
+    Literal,
+    NameContext,
+    Var,
+    literal_aval,
+    pp_eqn,
+)
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.source_info import function_location, user_frame
-from jax_core._src.core.trace import Trace, Tracer, escaped_tracer_error, set_current_trace
-from jax_core._src.core import jaxpr as jaxpr_mod
+from jax_core._src.core.trace import Trace, Tracer, set_current_trace
 from jax_core._src.lib import pretty_printer as pp
 
 
@@ -37,18 +47,25 @@ class DebugInfo:
         return f"the function {function_location(self.fun)} for {self.traced_for}"
 
 
-def get_aval(x: Any) -> ShapedArray:
+def _is_scalar(x: object) -> TypeIs[bool | int | float | complex | np.generic[Any]]:
+    return isinstance(x, (bool, int, float, complex, np.generic))
+
+
+def _is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]:
+    return isinstance(x, np.ndarray)
+
+
+def get_aval(x: object) -> ShapedArray:
     """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""
     if isinstance(x, Tracer):
         return x.aval
     aval = getattr(x, "aval", None)
     if isinstance(aval, ShapedArray):
         return aval
-    if isinstance(x, (bool, int, float, complex, np.generic)) and not isinstance(x, np.str_):
+    if _is_scalar(x) and not isinstance(x, np.str_):
         return ShapedArray((), dtypes.dtype(x, canonicalize=True), dtypes.is_weakly_typed(x))
-    if isinstance(x, np.ndarray):
-        arr: np.ndarray[Any, Any] = x
-        return ShapedArray(arr.shape, dtypes.canonicalize_dtype(arr.dtype))
+    if _is_ndarray(x):
+        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
         return get_aval(jax_array())
@@ -69,22 +86,23 @@ class JaxprTracer(Tracer):
 
     @property
     def aval(self) -> ShapedArray:
+        """The abstract value of the staged variable."""
         return self._aval
 
     def __repr__(self) -> str:
         return f"JitTracer({self._aval})"
 
     def provenance(self) -> str:
+        """Why this value is not concrete: the arguments or the operations it came from."""
         return self._trace.provenance(self.var)
 
 
-def _literal(x: Any) -> Literal | None:
+def _literal(x: object) -> Literal | None:
     """A literal for a concrete scalar (Python, NumPy, or a 0-d device array), else None."""
-    if isinstance(x, (bool, int, float, complex, np.generic)):
+    if _is_scalar(x):
         return Literal(x, literal_aval(x))
-    if isinstance(x, np.ndarray) and x.ndim == 0:
-        arr: np.ndarray[Any, Any] = x
-        return Literal(arr[()], ShapedArray((), dtypes.canonicalize_dtype(arr.dtype)))
+    if _is_ndarray(x) and x.ndim == 0:
+        return Literal(x[()], ShapedArray((), dtypes.canonicalize_dtype(x.dtype)))
     aval = getattr(x, "aval", None)
     if isinstance(aval, ShapedArray) and aval.shape == () and hasattr(x, "_arrays"):
         return Literal(np.asarray(x)[()], aval)
@@ -107,9 +125,15 @@ class JaxprTrace(Trace):
         self._live = True
 
     def is_live(self) -> bool:
+        """Whether tracing is still going on (tracers may be used)."""
         return self._live
 
+    def close(self) -> None:
+        """Ends the trace: its tracers may no longer be used."""
+        self._live = False
+
     def describe(self) -> str:
+        """``DynamicJaxprTracer`` (JAX's name, used in error messages)."""
         return "DynamicJaxprTracer"
 
     def new_arg(self, aval: ShapedArray) -> JaxprTracer:
@@ -120,10 +144,10 @@ class JaxprTrace(Trace):
 
     def to_atom(self, x: Any) -> Atom:
         """The jaxpr atom for an operand: its var, a literal, or a new constant variable."""
-        if isinstance(x, JaxprTracer) and x._trace is self:
+        if isinstance(x, JaxprTracer) and x.belongs_to(self):
             return x.var
-        if isinstance(x, Tracer) and not x._trace.is_live():
-            escaped_tracer_error(x)
+        if isinstance(x, Tracer):
+            x.check_live()
         if not isinstance(x, Tracer):
             lit = _literal(x)
             if lit is not None:
@@ -147,13 +171,14 @@ class JaxprTrace(Trace):
 
     def to_tracer(self, x: Any) -> JaxprTracer:
         """``x`` as a tracer of this trace."""
-        if isinstance(x, JaxprTracer) and x._trace is self:
+        if isinstance(x, JaxprTracer) and x.belongs_to(self):
             return x
-        if isinstance(x, Tracer) and not x._trace.is_live():
-            escaped_tracer_error(x)
+        if isinstance(x, Tracer):
+            x.check_live()
         return self.const_tracer(x)
 
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        """Records ``primitive`` applied to ``args`` as an equation; returns tracers for its outputs."""
         atoms = [self.to_atom(a) for a in args]
         avals_out = primitive.abstract_eval(*(a.aval for a in atoms), **params)
         outvars = [Var(a) for a in avals_out]
@@ -171,7 +196,7 @@ class JaxprTrace(Trace):
             if isinstance(a, Literal):
                 # Outputs are always variables of the jaxpr's own type, never weak literals.
                 outvars[i] = self.const_tracer(np.asarray(a.val, a.aval.dtype)).var
-        self._live = False
+        self.close()
         jaxpr = Jaxpr(self.constvars, self.invars, list(outvars), self.eqns)
         return ClosedJaxpr(jaxpr, self.consts)
 
@@ -190,7 +215,7 @@ class JaxprTrace(Trace):
             )
             return f"{where} This concrete value was not available in Python because it depends on the value of {what}."
         lines: list[str] = []
-        ctx = jaxpr_mod._NameContext()  # pyright: ignore[reportPrivateUsage]
+        ctx = NameContext()
         for eqn in eqns[-5:]:
             loc = eqn.source_info.location() if eqn.source_info else "<unknown>"
             lines.append(f"  operation {pp.format(pp_eqn(eqn, ctx), 200)}\n    from line {loc}")
@@ -251,7 +276,7 @@ def trace_to_jaxpr(
             outs = fun(*args)
         return trace.finish(outs)
     finally:
-        trace._live = False  # pyright: ignore[reportPrivateUsage]
+        trace.close()
 
 
 def convert_constvars_to_invars(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:

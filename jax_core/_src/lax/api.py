@@ -28,14 +28,21 @@ def _bind(prim: Any, *args: Any, **params: Any) -> Array:
     return out
 
 
-def _convert_element_type(operand: ArrayLike, new_dtype: DTypeLike | None, weak_type: bool = False) -> ArrayLike:
-    """Converts, keeping host constants on the host (so they stay jaxpr literals)."""
+def to_dtype(operand: ArrayLike, new_dtype: DTypeLike | None, weak_type: bool = False) -> ArrayLike:
+    """Converts ``operand`` to ``new_dtype`` (the operand's own if ``None``) and ``weak_type``.
+
+    Python and NumPy constants are converted on the host where possible (so under a trace
+    they stay jaxpr literals); other operands go through ``convert_element_type``.
+    """
     if isinstance(operand, _PY_SCALARS) or isinstance(operand, (np.ndarray, np.generic)):
         dtype = dtypes.canonicalize_dtype(new_dtype) if new_dtype is not None else dtypes.dtype(operand, canonicalize=True)
         if isinstance(operand, _PY_SCALARS):
             py_type = _PY_SCALAR_FOR_KIND.get(dtype.kind)
             if weak_type and py_type is not None and dtypes.dtype(py_type(0), canonicalize=True) == dtype:
-                return py_type(operand.real if isinstance(operand, builtins.complex) and py_type is not builtins.complex else operand)
+                scalar: bool | int | float | builtins.complex = py_type(
+                    operand.real if isinstance(operand, builtins.complex) and py_type is not builtins.complex else operand
+                )
+                return scalar
         if not weak_type:
             return np.asarray(operand).astype(dtype)[()] if np.ndim(operand) == 0 else np.asarray(operand).astype(dtype)
     aval = get_aval(operand)
@@ -47,7 +54,7 @@ def _convert_element_type(operand: ArrayLike, new_dtype: DTypeLike | None, weak_
 
 def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Converts ``operand`` to ``new_dtype`` elementwise (like a C cast; to bool compares with 0)."""
-    out = _convert_element_type(operand, new_dtype, False)
+    out = to_dtype(operand, new_dtype, False)
     return out if isinstance(out, Array) else _bind(_convert.convert_element_type_p, out, new_dtype=dtypes.canonicalize_dtype(new_dtype), weak_type=False)
 
 
@@ -381,9 +388,9 @@ def complex(x: ArrayLike, y: ArrayLike, /) -> Array:
     return _bind(_ew.complex_p, x, y)
 
 
-def _as_bool(x: ArrayLike) -> ArrayLike:
+def as_bool(x: ArrayLike) -> ArrayLike:
     """``x != 0`` as bool (identity for bool inputs)."""
     aval = get_aval(x)
     if aval.dtype == np.bool_:
         return x
-    return ne(x, _convert_element_type(0, aval.dtype, aval.weak_type))
+    return ne(x, to_dtype(0, aval.dtype, aval.weak_type))

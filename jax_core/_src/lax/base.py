@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -12,7 +12,8 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
-DTypeRule = Callable[[np.dtype[Any]], bool]
+DTypeRule: TypeAlias = Callable[[np.dtype[Any]], bool]
+"""Whether an op accepts operands of a dtype."""
 
 
 def is_float(d: np.dtype[Any]) -> bool:
@@ -53,6 +54,7 @@ DTYPE_CLASS_NAMES: dict[DTypeRule, str] = {
     is_number: "number",
     is_any: "any",
 }
+"""How lax's dtype errors name the dtypes each rule accepts."""
 
 
 def unop_abstract_eval(name: str, accepts: DTypeRule, result_dtype: Callable[[np.dtype[Any]], np.dtype[Any]] | None = None) -> Callable[..., ShapedArray]:
@@ -110,12 +112,14 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def broadcast_operands(ctx: LoweringRuleContext, args: Sequence[ir.Value], shape: tuple[int, ...] | None = None) -> list[ir.Value]:
+def broadcast_operands(
+    ctx: LoweringRuleContext, args: Sequence[ir.Value[Any]], shape: tuple[int, ...] | None = None
+) -> list[ir.Value[Any]]:
     """Broadcasts lowered operands to the output shape (lax's implicit rank promotion)."""
     from jax_core._src.lowering import hlo as hlo_util
 
     target = ctx.avals_out[0].shape if shape is None else shape
-    out: list[ir.Value] = []
+    out: list[ir.Value[Any]] = []
     for x, aval in zip(args, ctx.avals_in):
         if aval.shape != target:
             dims = range(len(target) - aval.ndim, len(target))
@@ -124,12 +128,11 @@ def broadcast_operands(ctx: LoweringRuleContext, args: Sequence[ir.Value], shape
     return out
 
 
-def lower_with(op: Callable[..., Any]) -> Callable[..., ir.Value]:
+def lower_with(op: Callable[..., ir.Value[Any]]) -> Callable[..., ir.Value[Any]]:
     """A lowering rule that applies one StableHLO op builder to the operands."""
 
-    def rule(ctx: LoweringRuleContext, *args: ir.Value, **params: Any) -> ir.Value:
-        result: ir.Value = op(*broadcast_operands(ctx, args)) if len(args) > 1 else op(*args)
-        return result
+    def rule(ctx: LoweringRuleContext, *args: ir.Value[Any], **params: Any) -> ir.Value[Any]:
+        return op(*broadcast_operands(ctx, args)) if len(args) > 1 else op(*args)
 
     return rule
 

@@ -17,7 +17,9 @@ def _convert_element_type_abstract_eval(x: ShapedArray, *, new_dtype: np.dtype[A
     return ShapedArray(x.shape, new_dtype, weak_type)
 
 
-def _convert_element_type_lower(ctx: LoweringRuleContext, x: ir.Value, *, new_dtype: np.dtype[Any], weak_type: bool) -> ir.Value:
+def _convert_element_type_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, new_dtype: np.dtype[Any], weak_type: bool
+) -> ir.Value[Any]:
     return hlo_util.convert(x, ctx.avals_in[0], ctx.avals_out[0])
 
 

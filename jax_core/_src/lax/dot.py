@@ -62,10 +62,14 @@ PrecisionLike: TypeAlias = str | Precision | tuple[str, str] | tuple[Precision, 
 CanonicalPrecision: TypeAlias = tuple[Precision, Precision] | None
 """The ``precision`` parameter of ``dot_general``: one ``Precision`` per operand, or None."""
 
-DotDimensionNumbers: TypeAlias = tuple[tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]]
+DotDimensionNumbers: TypeAlias = tuple[
+    tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
+]
 """``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``."""
 
-_DimensionNumbers: TypeAlias = tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]]
+_DimensionNumbers: TypeAlias = tuple[
+    tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]
+]
 
 
 def canonicalize_precision(precision: PrecisionLike) -> CanonicalPrecision:
@@ -97,7 +101,98 @@ def canonicalize_precision(precision: PrecisionLike) -> CanonicalPrecision:
 
 
 def _index_tuple(xs: Sequence[int] | int) -> tuple[int, ...]:
-    return (operator.index(xs),) if isinstance(xs, (int, np.integer)) else tuple(operator.index(x) for x in xs)
+    return (
+        (operator.index(xs),)
+        if isinstance(xs, (int, np.integer))
+        else tuple(operator.index(x) for x in xs)
+    )
+
+
+def _type_properties(dt: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
+    """XLA's ordering of element types for mixed-type dots (``HigherPrecisionType``)."""
+    is_complex = dtypes.issubdtype(dt, np.complexfloating)
+    real = np.dtype(np.float32 if dt == np.complex64 else np.float64) if is_complex else dt
+    is_float = dtypes.issubdtype(real, np.floating)
+    return (
+        is_complex,
+        int(dtypes.finfo(real).maxexp) if is_float else -1,
+        int(dtypes.finfo(real).nmant) if is_float else -1,
+        _bit_width(real),
+        not dtypes.issubdtype(real, np.unsignedinteger),
+    )
+
+
+def _bit_width(dt: np.dtype[Any]) -> int:
+    if dtypes.issubdtype(dt, np.inexact):
+        return int(dtypes.finfo(dt).bits)
+    if dtypes.issubdtype(dt, np.integer):
+        return int(dtypes.iinfo(dt).bits)
+    return 1
+
+
+def _dot_general_shape(
+    lhs: ShapedArray, rhs: ShapedArray, dimension_numbers: _DimensionNumbers
+) -> tuple[int, ...]:
+    (lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch) = dimension_numbers
+    if not all(0 <= d < lhs.ndim for d in (*lhs_contracting, *lhs_batch)):
+        raise TypeError(
+            "dot_general requires lhs dimension numbers to be nonnegative and less than the number "
+            f"of axes of the lhs value, got lhs_batch of {lhs_batch} and lhs_contracting of "
+            f"{lhs_contracting} for lhs of rank {lhs.ndim}"
+        )
+    if not all(0 <= d < rhs.ndim for d in (*rhs_contracting, *rhs_batch)):
+        raise TypeError(
+            "dot_general requires rhs dimension numbers to be nonnegative and less than the number "
+            f"of axes of the rhs value, got rhs_batch of {rhs_batch} and rhs_contracting of "
+            f"{rhs_contracting} for rhs of rank {rhs.ndim}"
+        )
+    if len(lhs_batch) != len(rhs_batch):
+        raise TypeError(
+            "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
+            f"lhs_batch {lhs_batch} and rhs_batch {rhs_batch}."
+        )
+    for side, batch in (("lhs", lhs_batch), ("rhs", rhs_batch)):
+        if len(set(batch)) != len(batch):
+            raise TypeError(
+                f"dot_general requires {side} batch dimensions to be distinct, got {side}_batch "
+                f"{batch}."
+            )
+    for side, contracting in (("lhs", lhs_contracting), ("rhs", rhs_contracting)):
+        if len(set(contracting)) != len(contracting):
+            raise TypeError(
+                f"dot_general requires {side} contracting dimensions to be distinct, got "
+                f"{side}_contracting {contracting}."
+            )
+    for side, batch, contracting in (
+        ("lhs", lhs_batch, lhs_contracting),
+        ("rhs", rhs_batch, rhs_contracting),
+    ):
+        if set(batch) & set(contracting):
+            raise TypeError(
+                f"dot_general requires {side} batch dimensions to be disjoint from contracting "
+                f"dimensions, got {side}_batch {batch} and {side}_contracting {contracting}."
+            )
+    lhs_batch_shape = tuple(lhs.shape[i] for i in lhs_batch)
+    rhs_batch_shape = tuple(rhs.shape[i] for i in rhs_batch)
+    if lhs_batch_shape != rhs_batch_shape:
+        raise TypeError(
+            "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same "
+            f"shape, got {lhs_batch_shape} and {rhs_batch_shape}."
+        )
+    lhs_contracting_shape = tuple(lhs.shape[i] for i in lhs_contracting)
+    rhs_contracting_shape = tuple(rhs.shape[i] for i in rhs_contracting)
+    if lhs_contracting_shape != rhs_contracting_shape:
+        raise TypeError(
+            "dot_general requires contracting dimensions to have the same shape, got "
+            f"{lhs_contracting_shape} and {rhs_contracting_shape}."
+        )
+    lhs_free = tuple(
+        d for i, d in enumerate(lhs.shape) if i not in lhs_contracting and i not in lhs_batch
+    )
+    rhs_free = tuple(
+        d for i, d in enumerate(rhs.shape) if i not in rhs_contracting and i not in rhs_batch
+    )
+    return lhs_batch_shape + lhs_free + rhs_free
 
 
 def dot_general(
@@ -136,84 +231,6 @@ def dot_general(
 dot_general_p = Primitive("dot_general")
 
 
-def _type_properties(dt: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
-    """XLA's ordering of element types for mixed-type dots (primitive_util's HigherPrecisionType)."""
-    is_complex = dtypes.issubdtype(dt, np.complexfloating)
-    real = np.dtype(np.float32 if dt == np.complex64 else np.float64) if is_complex else dt
-    is_float = dtypes.issubdtype(real, np.floating)
-    return (
-        is_complex,
-        int(dtypes.finfo(real).maxexp) if is_float else -1,
-        int(dtypes.finfo(real).nmant) if is_float else -1,
-        _bit_width(real),
-        not dtypes.issubdtype(real, np.unsignedinteger),
-    )
-
-
-def _bit_width(dt: np.dtype[Any]) -> int:
-    if dtypes.issubdtype(dt, np.inexact):
-        return int(dtypes.finfo(dt).bits)
-    if dtypes.issubdtype(dt, np.integer):
-        return int(dtypes.iinfo(dt).bits)
-    return 1
-
-
-def _dot_general_shape(lhs: ShapedArray, rhs: ShapedArray, dimension_numbers: _DimensionNumbers) -> tuple[int, ...]:
-    (lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch) = dimension_numbers
-    if not all(0 <= d < lhs.ndim for d in (*lhs_contracting, *lhs_batch)):
-        raise TypeError(
-            "dot_general requires lhs dimension numbers to be nonnegative and less than the number "
-            f"of axes of the lhs value, got lhs_batch of {lhs_batch} and lhs_contracting of "
-            f"{lhs_contracting} for lhs of rank {lhs.ndim}"
-        )
-    if not all(0 <= d < rhs.ndim for d in (*rhs_contracting, *rhs_batch)):
-        raise TypeError(
-            "dot_general requires rhs dimension numbers to be nonnegative and less than the number "
-            f"of axes of the rhs value, got rhs_batch of {rhs_batch} and rhs_contracting of "
-            f"{rhs_contracting} for rhs of rank {rhs.ndim}"
-        )
-    if len(lhs_batch) != len(rhs_batch):
-        raise TypeError(
-            "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
-            f"lhs_batch {lhs_batch} and rhs_batch {rhs_batch}."
-        )
-    for side, batch in (("lhs", lhs_batch), ("rhs", rhs_batch)):
-        if len(set(batch)) != len(batch):
-            raise TypeError(f"dot_general requires {side} batch dimensions to be distinct, got {side}_batch {batch}.")
-    for side, contracting in (("lhs", lhs_contracting), ("rhs", rhs_contracting)):
-        if len(set(contracting)) != len(contracting):
-            raise TypeError(
-                f"dot_general requires {side} contracting dimensions to be distinct, got "
-                f"{side}_contracting {contracting}."
-            )
-    for side, batch, contracting in (
-        ("lhs", lhs_batch, lhs_contracting),
-        ("rhs", rhs_batch, rhs_contracting),
-    ):
-        if set(batch) & set(contracting):
-            raise TypeError(
-                f"dot_general requires {side} batch dimensions to be disjoint from contracting "
-                f"dimensions, got {side}_batch {batch} and {side}_contracting {contracting}."
-            )
-    lhs_batch_shape = tuple(lhs.shape[i] for i in lhs_batch)
-    rhs_batch_shape = tuple(rhs.shape[i] for i in rhs_batch)
-    if lhs_batch_shape != rhs_batch_shape:
-        raise TypeError(
-            "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same "
-            f"shape, got {lhs_batch_shape} and {rhs_batch_shape}."
-        )
-    lhs_contracting_shape = tuple(lhs.shape[i] for i in lhs_contracting)
-    rhs_contracting_shape = tuple(rhs.shape[i] for i in rhs_contracting)
-    if lhs_contracting_shape != rhs_contracting_shape:
-        raise TypeError(
-            "dot_general requires contracting dimensions to have the same shape, got "
-            f"{lhs_contracting_shape} and {rhs_contracting_shape}."
-        )
-    lhs_free = tuple(d for i, d in enumerate(lhs.shape) if i not in lhs_contracting and i not in lhs_batch)
-    rhs_free = tuple(d for i, d in enumerate(rhs.shape) if i not in rhs_contracting and i not in rhs_batch)
-    return lhs_batch_shape + lhs_free + rhs_free
-
-
 def _dot_general_abstract_eval(
     lhs: ShapedArray,
     rhs: ShapedArray,
@@ -233,7 +250,9 @@ def _dot_general_abstract_eval(
     else:
         result = lhs.dtype
     if preferred_element_type is not None and preferred_element_type != result:
-        if not dtypes.issubdtype(result, np.floating) and _bit_width(preferred_element_type) < _bit_width(result):
+        if not dtypes.issubdtype(result, np.floating) and _bit_width(
+            preferred_element_type
+        ) < _bit_width(result):
             raise TypeError(
                 "`preferred_element_type` must not be narrower than the original type, got "
                 f"preferred_element_type of {preferred_element_type} for result type of {result}."
@@ -265,7 +284,9 @@ def _dot_general_lower(
     )
     pair = precision if precision is not None else (Precision.DEFAULT, Precision.DEFAULT)
     precision_config = ir.ArrayAttr.get([hlo.PrecisionAttr.get(str(p)) for p in pair])
-    out: ir.Value[Any] = hlo.dot_general(aval_to_ir_type(aval_out), lhs, rhs, dnums, precision_config=precision_config)
+    out: ir.Value[Any] = hlo.dot_general(
+        aval_to_ir_type(aval_out), lhs, rhs, dnums, precision_config=precision_config
+    )
     return out
 
 

@@ -31,14 +31,24 @@ from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
+UnaryLowering = Callable[[ir.Value[Any]], ir.Value[Any]]
+"""Builds the StableHLO of an elementwise unary op from its operand."""
+BinaryLowering = Callable[[ir.Value[Any], ir.Value[Any]], ir.Value[Any]]
+"""Builds the StableHLO of an elementwise binary op from its (broadcast) operands."""
 
-def _unop(name: str, accepts: DTypeRule, op: Callable[..., Any], result_dtype: Callable[[np.dtype[Any]], np.dtype[Any]] | None = None) -> Primitive:
+
+def _unop(
+    name: str,
+    accepts: DTypeRule,
+    op: UnaryLowering,
+    result_dtype: Callable[[np.dtype[Any]], np.dtype[Any]] | None = None,
+) -> Primitive:
     prim = Primitive(name)
     prim.def_rules(Rules(abstract_eval=unop_abstract_eval(name, accepts, result_dtype), lower=lower_with(op)))
     return prim
 
 
-def _binop(name: str, accepts: DTypeRule, op: Callable[..., Any]) -> Primitive:
+def _binop(name: str, accepts: DTypeRule, op: BinaryLowering) -> Primitive:
     prim = Primitive(name)
     prim.def_rules(Rules(abstract_eval=naryop_abstract_eval(name, accepts), lower=lower_with(op)))
     return prim
@@ -88,22 +98,23 @@ imag_p = _unop("imag", lambda d: d.kind == "c", hlo.imag, _real_dtype)
 conj_p = _unop("conj", lambda d: d.kind == "c", lambda x: hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x))))
 
 
-def _like(x: ir.Value, value: float) -> ir.Value:
+def _like(x: ir.Value[Any], value: float) -> ir.Value[Any]:
     """A constant of ``x``'s tensor type filled with ``value``."""
     t = ir.RankedTensorType(x.type)
     elt = t.element_type
     scalar = hlo.constant(ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], elt), ir.FloatAttr.get(elt, value)))
-    return hlo.broadcast_in_dim(t, scalar, [])
+    out: ir.Value[Any] = hlo.broadcast_in_dim(t, scalar, [])
+    return out
 
 
 # -- integer_pow and round carry params ------------------------------------------------
-def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value, *, y: int) -> ir.Value:
+def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, y: int) -> ir.Value[Any]:
     if y == 0:
         aval = ctx.avals_out[0]
         return hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
     is_reciprocal = y < 0
     n = -y if is_reciprocal else y
-    acc: ir.Value | None = None
+    acc: ir.Value[Any] | None = None
     base = x
     while n:
         if n & 1:
@@ -112,19 +123,21 @@ def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value, *, y: int) -> ir.V
         if n:
             base = hlo.multiply(base, base)
     assert acc is not None
-    if is_reciprocal:
-        aval = ctx.avals_out[0]
-        one = hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
-        acc = hlo.divide(one, acc)
-    return acc
+    if not is_reciprocal:
+        return acc
+    aval = ctx.avals_out[0]
+    one = hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
+    reciprocal: ir.Value[Any] = hlo.divide(one, acc)
+    return reciprocal
 
 
 integer_pow_p = Primitive("integer_pow")
 integer_pow_p.def_rules(Rules(abstract_eval=unop_abstract_eval("integer_pow", is_number), lower=_integer_pow_lower))
 
 
-def _round_lower(ctx: LoweringRuleContext, x: ir.Value, *, rounding_method: int) -> ir.Value:
-    return hlo.round_nearest_even(x) if rounding_method == 1 else hlo.round_nearest_afz(x)
+def _round_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, rounding_method: int) -> ir.Value[Any]:
+    out: ir.Value[Any] = hlo.round_nearest_even(x) if rounding_method == 1 else hlo.round_nearest_afz(x)
+    return out
 
 
 round_p = Primitive("round")
@@ -152,7 +165,7 @@ shift_right_logical_p = _binop("shift_right_logical", is_int, hlo.shift_right_lo
 
 
 def _complex_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
-    naryop_abstract_eval("complex", lambda d: d in (np.float32, np.float64))(x, y)
+    naryop_abstract_eval("complex", lambda d: d in (np.dtype(np.float32), np.dtype(np.float64)))(x, y)
     return ShapedArray(x.shape, np.dtype(np.complex64 if x.dtype == np.float32 else np.complex128), x.weak_type and y.weak_type)
 
 
@@ -164,7 +177,7 @@ complex_p.def_rules(Rules(abstract_eval=_complex_abstract_eval, lower=lower_with
 def _compare(name: str, direction: str, accepts: DTypeRule = is_any) -> Primitive:
     prim = Primitive(name)
 
-    def lower(ctx: LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
+    def lower(ctx: LoweringRuleContext, x: ir.Value[Any], y: ir.Value[Any]) -> ir.Value[Any]:
         x, y = broadcast_operands(ctx, (x, y))
         return hlo_util.compare(x, y, direction, ctx.avals_in[0].dtype)
 
@@ -184,22 +197,23 @@ ge_p = _compare("ge", "GE", lambda d: d.kind != "c")
 def _select_n_abstract_eval(which: ShapedArray, *cases: ShapedArray) -> ShapedArray:
     if not cases:
         raise TypeError("select_n must have at least one case")
+    first = cases[0]
     if which.dtype != np.bool_ and not dtypes.issubdtype(which.dtype, np.integer):
         raise TypeError(f"select_n `which` must be boolean or integer type, got {which.dtype.name}")
     if which.dtype == np.bool_ and len(cases) > 2:
         raise TypeError("select_n with a boolean `which` cannot have > 2 cases.")
-    if any(c.shape != cases[0].shape for c in cases[1:]):
+    if any(c.shape != first.shape for c in cases[1:]):
         raise TypeError(f"select_n cases must have the same shapes, got [{', '.join(str(c.shape) for c in cases)}].")
-    if any(c.dtype != cases[0].dtype for c in cases[1:]):
+    if any(c.dtype != first.dtype for c in cases[1:]):
         raise TypeError(f"select_n cases must have the same dtypes, got [{', '.join(c.dtype.name for c in cases)}].")
-    if which.shape and which.shape != cases[0].shape:
+    if which.shape and which.shape != first.shape:
         raise TypeError(
-            f"select_n `which` must be scalar or have the same shape as cases, got `which` shape {which.shape} but case shape {cases[0].shape}."
+            f"select_n `which` must be scalar or have the same shape as cases, got `which` shape {which.shape} but case shape {first.shape}."
         )
-    return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
+    return ShapedArray(first.shape, first.dtype, all(c.weak_type for c in cases))
 
 
-def _select_n_lower(ctx: LoweringRuleContext, which: ir.Value, *cases: ir.Value) -> ir.Value:
+def _select_n_lower(ctx: LoweringRuleContext, which: ir.Value[Any], *cases: ir.Value[Any]) -> ir.Value[Any]:
     which_aval = ctx.avals_in[0]
     out_aval = ctx.avals_out[0]
     if which_aval.shape != out_aval.shape:
@@ -208,15 +222,17 @@ def _select_n_lower(ctx: LoweringRuleContext, which: ir.Value, *cases: ir.Value)
     return _select_tree(which, which_aval, list(cases), 0)
 
 
-def _select_tree(which: ir.Value, aval: ShapedArray, cases: list[ir.Value], offset: int) -> ir.Value:
+def _select_tree(which: ir.Value[Any], aval: ShapedArray, cases: list[ir.Value[Any]], offset: int) -> ir.Value[Any]:
     if len(cases) == 1:
         return cases[0]
     if aval.dtype == np.bool_:
-        return hlo.select(which, cases[1], cases[0])
+        selected: ir.Value[Any] = hlo.select(which, cases[1], cases[0])
+        return selected
     mid = len(cases) // 2
     pivot = hlo_util.broadcast_in_dim(hlo_util.constant(np.asarray(offset + mid, aval.dtype)), aval, ())
     pred = hlo_util.compare(which, pivot, "LT", aval.dtype)
-    return hlo.select(pred, _select_tree(which, aval, cases[:mid], offset), _select_tree(which, aval, cases[mid:], offset + mid))
+    out: ir.Value[Any] = hlo.select(pred, _select_tree(which, aval, cases[:mid], offset), _select_tree(which, aval, cases[mid:], offset + mid))
+    return out
 
 
 select_n_p = Primitive("select_n")

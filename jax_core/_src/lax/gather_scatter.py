@@ -9,6 +9,7 @@ and ``.at[]`` updates lower to these.
 from __future__ import annotations
 
 import enum
+import math
 import functools
 import operator
 from collections.abc import Sequence
@@ -102,51 +103,12 @@ class _GatherParams(TypedDict):
 
 def _default_fill_value(dtype: np.dtype[Any]) -> float:
     if dtypes.issubdtype(dtype, np.inexact):
-        return float("nan")
+        return math.nan
     if dtypes.issubdtype(dtype, np.signedinteger):
         return int(dtypes.iinfo(dtype).min)
     if dtypes.issubdtype(dtype, np.unsignedinteger):
         return int(dtypes.iinfo(dtype).max)
     return True
-
-
-def gather(
-    operand: ArrayLike,
-    start_indices: ArrayLike,
-    dimension_numbers: GatherDimensionNumbers,
-    slice_sizes: ShapeLike,
-    *,
-    unique_indices: bool = False,
-    indices_are_sorted: bool = False,
-    mode: str | GatherScatterMode | None = None,
-    fill_value: complex | None = None,
-) -> Array:
-    """XLA's Gather: slices of ``slice_sizes`` starting at each index vector of ``start_indices``.
-
-    ``mode`` defaults to ``PROMISE_IN_BOUNDS``; with ``"fill"``, out-of-bounds windows
-    are ``fill_value`` (NaN, the smallest signed or largest unsigned integer, or True).
-    """
-    parsed = GatherScatterMode.from_any(GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode)
-    if parsed is not GatherScatterMode.FILL_OR_DROP:
-        fill_value = None
-    elif fill_value is None:
-        fill_value = _default_fill_value(dtypes.dtype(operand, canonicalize=True))
-    return _bind(
-        gather_p,
-        operand,
-        start_indices,
-        dimension_numbers=GatherDimensionNumbers(*(_int_tuple(d) for d in dimension_numbers)),
-        slice_sizes=(operator.index(slice_sizes),)
-        if isinstance(slice_sizes, (int, np.integer))
-        else _int_tuple(slice_sizes),
-        unique_indices=bool(unique_indices),
-        indices_are_sorted=bool(indices_are_sorted),
-        mode=parsed,
-        fill_value=fill_value,
-    )
-
-
-gather_p = Primitive("gather")
 
 
 def _check_dims(op: str, name: str, dims: Sequence[int], rank: int, checks: str) -> None:
@@ -164,12 +126,18 @@ def _check_dims(op: str, name: str, dims: Sequence[int], rank: int, checks: str)
         else:
             continue
         if bad:
-            raise TypeError(f"Invalid {name} set in {op} op; valid range is [0, {rank}); got: {bad[0]}.")
+            raise TypeError(
+                f"Invalid {name} set in {op} op; valid range is [0, {rank}); got: {bad[0]}."
+            )
 
 
-def _check_disjoint(op: str, name1: str, dims1: Sequence[int], name2: str, dims2: Sequence[int]) -> None:
+def _check_disjoint(
+    op: str, name1: str, dims1: Sequence[int], name2: str, dims2: Sequence[int]
+) -> None:
     if not set(dims1).isdisjoint(dims2):
-        raise TypeError(f"{name1} and {name2} in {op} op must be disjoint; got: {dims1} and {dims2}.")
+        raise TypeError(
+            f"{name1} and {name2} in {op} op must be disjoint; got: {dims1} and {dims2}."
+        )
 
 
 def _check_batching(
@@ -185,7 +153,8 @@ def _check_batching(
     _check_dims(op, f"{indices_name}_batching_dims", indices_dims, indices.ndim, "uR")
     if indices.ndim - 1 in indices_dims:
         raise TypeError(
-            f"{op_title} op cannot have the index vector dimension as a batching dimension; got {indices_dims}."
+            f"{op_title} op cannot have the index vector dimension as a batching dimension; got "
+            f"{indices_dims}."
         )
     if len(operand_dims) != len(indices_dims):
         sep = "" if op == "gather" else " "  # sic: JAX's gather message lacks the space
@@ -203,7 +172,9 @@ def _check_batching(
     return operand_shape
 
 
-def _check_index_map(op: str, name: str, index_map: Sequence[int], operand: ShapedArray, indices: ShapedArray) -> None:
+def _check_index_map(
+    op: str, name: str, index_map: Sequence[int], operand: ShapedArray, indices: ShapedArray
+) -> None:
     """Checks that ``index_map`` has one in-range, distinct operand dimension per index entry."""
     vdim = indices.ndim - 1
     if len(index_map) != indices.shape[vdim]:
@@ -242,13 +213,16 @@ def _gather_shape(
     for i, d in enumerate(offset_dims):
         if not 0 <= d < out_rank:
             raise TypeError(
-                f"Offset dimension {i} in gather op is out of bounds; got {d}, but should have been in [0, {out_rank})"
+                f"Offset dimension {i} in gather op is out of bounds; got {d}, but should have "
+                f"been in [0, {out_rank})"
             )
     _check_index_map("gather", "start_index_map", dnums.start_index_map, operand, indices)
     _check_dims("gather", "collapsed_slice_dims", collapsed, operand.ndim, "sru")
     _check_dims("gather", "operand_batching_dims", batching, operand.ndim, "usr")
     _check_disjoint("gather", "collapsed_slice_dims", collapsed, "operand_batching_dims", batching)
-    _check_disjoint("gather", "start_index_map", dnums.start_index_map, "operand_batching_dims", batching)
+    _check_disjoint(
+        "gather", "start_index_map", dnums.start_index_map, "operand_batching_dims", batching
+    )
     _check_batching("gather", operand, indices, (batching, dnums.start_indices_batching_dims))
     if operand.ndim != len(sizes):
         raise TypeError(
@@ -265,7 +239,8 @@ def _gather_shape(
     for i, (size, dim) in enumerate(zip(sizes, operand.shape)):
         if indices.size and not 0 <= size <= dim:
             raise TypeError(
-                f"Slice size at index {i} in gather op is out of range, must be within [0, {dim} + 1), got {size}."
+                f"Slice size at index {i} in gather op is out of range, must be within [0, {dim} + "
+                f"1), got {size}."
             )
     for kind, dims, bound in (
         ("collapse slice dims with bound 1", collapsed, 1),
@@ -273,17 +248,13 @@ def _gather_shape(
     ):
         for i, d in enumerate(dims):
             if sizes[d] > 1 or sizes[d] < bound:
-                raise TypeError(f"Gather op can only {kind}, but bound is {sizes[d]} for index {d} at position {i}.")
+                raise TypeError(
+                    f"Gather op can only {kind}, but bound is {sizes[d]} for index {d} at position "
+                    f"{i}."
+                )
     batch_shape = iter(indices.shape[:-1])
     window = iter(s for i, s in enumerate(sizes) if i not in collapsed and i not in batching)
     return tuple(next(window) if i in offset_dims else next(batch_shape) for i in range(out_rank))
-
-
-def _gather_abstract_eval(operand: ShapedArray, indices: ShapedArray, **params: Unpack[_GatherParams]) -> ShapedArray:
-    shape = _gather_shape(operand, indices, params["dimension_numbers"], params["slice_sizes"])
-    if not dtypes.issubdtype(indices.dtype, np.integer):
-        raise ValueError("indices must have an integer type")
-    return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
 def _splat(value: Any, aval: ShapedArray) -> ir.Value[Any]:
@@ -299,13 +270,63 @@ def _index_upper_bounds(
     return hlo_util.broadcast_in_dim(hlo_util.constant(bounds), idx_aval, (idx_aval.ndim - 1,))
 
 
+def gather(
+    operand: ArrayLike,
+    start_indices: ArrayLike,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: ShapeLike,
+    *,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    mode: str | GatherScatterMode | None = None,
+    fill_value: complex | None = None,
+) -> Array:
+    """XLA's Gather: slices of ``slice_sizes`` starting at each index vector of ``start_indices``.
+
+    ``mode`` defaults to ``PROMISE_IN_BOUNDS``; with ``"fill"``, out-of-bounds windows
+    are ``fill_value`` (NaN, the smallest signed or largest unsigned integer, or True).
+    """
+    parsed = GatherScatterMode.from_any(
+        GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode
+    )
+    if parsed is not GatherScatterMode.FILL_OR_DROP:
+        fill_value = None
+    elif fill_value is None:
+        fill_value = _default_fill_value(dtypes.dtype(operand, canonicalize=True))
+    return _bind(
+        gather_p,
+        operand,
+        start_indices,
+        dimension_numbers=GatherDimensionNumbers(*(_int_tuple(d) for d in dimension_numbers)),
+        slice_sizes=(operator.index(slice_sizes),)
+        if isinstance(slice_sizes, (int, np.integer))
+        else _int_tuple(slice_sizes),
+        unique_indices=bool(unique_indices),
+        indices_are_sorted=bool(indices_are_sorted),
+        mode=parsed,
+        fill_value=fill_value,
+    )
+
+
+gather_p = Primitive("gather")
+
+
+def _gather_abstract_eval(
+    operand: ShapedArray, indices: ShapedArray, **params: Unpack[_GatherParams]
+) -> ShapedArray:
+    shape = _gather_shape(operand, indices, params["dimension_numbers"], params["slice_sizes"])
+    if not dtypes.issubdtype(indices.dtype, np.integer):
+        raise ValueError("indices must have an integer type")
+    return ShapedArray(shape, operand.dtype, operand.weak_type)
+
+
 def _gather_lower(
     ctx: LoweringRuleContext,
     operand: ir.Value[Any],
     indices: ir.Value[Any],
     **params: Unpack[_GatherParams],
 ) -> ir.Value[Any]:
-    """``stablehlo.gather``; for FILL_OR_DROP, windows not wholly in bounds are replaced by the fill."""
+    """``stablehlo.gather``; FILL_OR_DROP replaces windows not wholly in bounds by the fill."""
     operand_aval, idx_aval = ctx.avals_in
     aval_out = ctx.avals_out[0]
     if aval_out.size == 0:
@@ -332,7 +353,9 @@ def _gather_lower(
     batch_aval = ShapedArray(idx_aval.shape[:-1], np.dtype(np.bool_))
     mask = lower_reduce(ok, np.array(True), (idx_aval.ndim - 1,), hlo.and_, batch_aval)
     batch_dims = [d for d in range(aval_out.ndim) if d not in dn.offset_dims]
-    mask = hlo_util.broadcast_in_dim(mask, ShapedArray(aval_out.shape, np.dtype(np.bool_)), batch_dims)
+    mask = hlo_util.broadcast_in_dim(
+        mask, ShapedArray(aval_out.shape, np.dtype(np.bool_)), batch_dims
+    )
     filled: ir.Value[Any] = hlo.select(mask, out, _splat(params["fill_value"], aval_out))
     return filled
 
@@ -387,26 +410,6 @@ def _update_jaxpr(combine: Primitive, dtype: np.dtype[Any]) -> Jaxpr:
     return Jaxpr([], [a, b], [c], [JaxprEqn([a, b], [c], combine, {}, None)])
 
 
-def _scatter_bind(
-    prim: Primitive,
-    combine: Primitive | None,
-    args: tuple[ArrayLike, ArrayLike, ArrayLike],
-    dnums: ScatterDimensionNumbers,
-    options: ScatterOptions,
-) -> Array:
-    jaxpr = None if combine is None else _update_jaxpr(combine, dtypes.dtype(args[0], canonicalize=True))
-    return _bind(
-        prim,
-        *args,
-        update_jaxpr=jaxpr,
-        update_consts=(),
-        dimension_numbers=ScatterDimensionNumbers(*(_int_tuple(d) for d in dnums)),
-        indices_are_sorted=bool(options.get("indices_are_sorted", False)),
-        unique_indices=bool(options.get("unique_indices", False)),
-        mode=GatherScatterMode.from_any(options.get("mode")),
-    )
-
-
 def _scatter_shape(
     operand: ShapedArray, indices: ShapedArray, updates: ShapedArray, dnums: ScatterDimensionNumbers
 ) -> None:
@@ -423,18 +426,26 @@ def _scatter_shape(
             f"{indices.ndim} and scatter index leaf dimension is {vdim}."
         )
     if updates.ndim != vdim + len(window_dims):
-        raise TypeError(f"Updates tensor must be of rank {vdim + len(window_dims)}; got {updates.ndim}.")
+        raise TypeError(
+            f"Updates tensor must be of rank {vdim + len(window_dims)}; got {updates.ndim}."
+        )
     _check_dims("scatter", "update_window_dims", window_dims, updates.ndim, "sur")
     _check_dims("scatter", "inserted_window_dims", inserted, operand.ndim, "sur")
     _check_dims("scatter", "operand_batching_dims", batching, operand.ndim, "sur")
     _check_disjoint("scatter", "inserted_window_dims", inserted, "operand_batching_dims", batching)
     to_operand = dnums.scatter_dims_to_operand_dims
-    _check_disjoint("scatter", "scatter_dims_to_operand_dims", to_operand, "operand_batching_dims", batching)
-    batch_shape = _check_batching("scatter", operand, indices, (batching, dnums.scatter_indices_batching_dims))
+    _check_disjoint(
+        "scatter", "scatter_dims_to_operand_dims", to_operand, "operand_batching_dims", batching
+    )
+    batch_shape = _check_batching(
+        "scatter", operand, indices, (batching, dnums.scatter_indices_batching_dims)
+    )
     scatter_dims_in_updates: list[int | None] = list(range(vdim))
     for i in window_dims:
         scatter_dims_in_updates.insert(i, None)
-    updates_batch = tuple(updates.shape[scatter_dims_in_updates.index(i)] for i in dnums.scatter_indices_batching_dims)
+    updates_batch = tuple(
+        updates.shape[scatter_dims_in_updates.index(i)] for i in dnums.scatter_indices_batching_dims
+    )
     if batch_shape != updates_batch:
         raise TypeError(
             "Scatter op requires operand batching dimensions and updates batching dimensions to "
@@ -442,7 +453,10 @@ def _scatter_shape(
         )
     window_size = len(window_dims) + len(inserted) + len(batching)
     if operand.ndim != window_size:
-        raise TypeError(f"Scatter op has window of size {window_size}; doesn't match operand of rank {operand.ndim}.")
+        raise TypeError(
+            f"Scatter op has window of size {window_size}; doesn't match operand of rank "
+            f"{operand.ndim}."
+        )
     _check_index_map("scatter", "scatter_dims_to_operand_dims", to_operand, operand, indices)
     max_sizes = [d for i, d in enumerate(operand.shape) if i not in inserted and i not in batching]
     for i, w in enumerate(window_dims):
@@ -462,6 +476,30 @@ def _scatter_shape(
             )
 
 
+def _scatter_bind(
+    prim: Primitive,
+    combine: Primitive | None,
+    args: tuple[ArrayLike, ArrayLike, ArrayLike],
+    dnums: ScatterDimensionNumbers,
+    options: ScatterOptions,
+) -> Array:
+    jaxpr = (
+        None
+        if combine is None
+        else _update_jaxpr(combine, dtypes.dtype(args[0], canonicalize=True))
+    )
+    return _bind(
+        prim,
+        *args,
+        update_jaxpr=jaxpr,
+        update_consts=(),
+        dimension_numbers=ScatterDimensionNumbers(*(_int_tuple(d) for d in dnums)),
+        indices_are_sorted=bool(options.get("indices_are_sorted", False)),
+        unique_indices=bool(options.get("unique_indices", False)),
+        mode=GatherScatterMode.from_any(options.get("mode")),
+    )
+
+
 def _scatter_abstract_eval(
     operand: ShapedArray,
     indices: ShapedArray,
@@ -473,7 +511,8 @@ def _scatter_abstract_eval(
         raise ValueError("indices must have an integer type")
     if operand.dtype != updates.dtype:
         raise TypeError(
-            f"lax.scatter requires arguments to have the same dtypes, got {operand.dtype.name}, {updates.dtype.name}."
+            f"lax.scatter requires arguments to have the same dtypes, got {operand.dtype.name}, "
+            f"{updates.dtype.name}."
         )
     return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
 
@@ -485,7 +524,7 @@ def _scatter_lower(
     updates: ir.Value[Any],
     **params: Unpack[_ScatterParams],
 ) -> ir.Value[Any]:
-    """A ``stablehlo.scatter`` whose update region applies ``update_jaxpr`` (or keeps the update)."""
+    """``stablehlo.scatter`` whose update region applies ``update_jaxpr`` (or keeps the update)."""
     operand_aval, idx_aval, updates_aval = ctx.avals_in
     aval_out = ctx.avals_out[0]
     dn = params["dimension_numbers"]
@@ -493,7 +532,9 @@ def _scatter_lower(
         windows = iter(updates_aval.shape[d] for d in dn.update_window_dims)
         unit = (*dn.inserted_window_dims, *dn.operand_batching_dims)
         sizes = [1 if i in unit else next(windows) for i in range(operand_aval.ndim)]
-        upper = _index_upper_bounds(idx_aval, operand_aval.shape, sizes, dn.scatter_dims_to_operand_dims)
+        upper = _index_upper_bounds(
+            idx_aval, operand_aval.shape, sizes, dn.scatter_dims_to_operand_dims
+        )
         indices = hlo.clamp(_splat(0, idx_aval), indices, upper)
     attr = hlo.ScatterDimensionNumbers.get(
         update_window_dims=list(dn.update_window_dims),
@@ -535,7 +576,9 @@ def scatter(
     With repeated indices the winning update is unspecified; out-of-bounds updates are
     dropped unless ``mode="clip"``.
     """
-    return _scatter_bind(scatter_p, None, (operand, scatter_indices, updates), dimension_numbers, options)
+    return _scatter_bind(
+        scatter_p, None, (operand, scatter_indices, updates), dimension_numbers, options
+    )
 
 
 scatter_p = Primitive("scatter")
@@ -550,7 +593,9 @@ def scatter_add(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with addition: repeated indices accumulate."""
-    return _scatter_bind(scatter_add_p, _ew.add_p, (operand, scatter_indices, updates), dimension_numbers, options)
+    return _scatter_bind(
+        scatter_add_p, _ew.add_p, (operand, scatter_indices, updates), dimension_numbers, options
+    )
 
 
 scatter_add_p = Primitive("scatter-add")
@@ -565,7 +610,9 @@ def scatter_mul(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with multiplication: repeated indices multiply."""
-    return _scatter_bind(scatter_mul_p, _ew.mul_p, (operand, scatter_indices, updates), dimension_numbers, options)
+    return _scatter_bind(
+        scatter_mul_p, _ew.mul_p, (operand, scatter_indices, updates), dimension_numbers, options
+    )
 
 
 scatter_mul_p = Primitive("scatter-mul")
@@ -580,7 +627,9 @@ def scatter_min(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with minimum: each element keeps the smallest of itself and its updates."""
-    return _scatter_bind(scatter_min_p, _ew.min_p, (operand, scatter_indices, updates), dimension_numbers, options)
+    return _scatter_bind(
+        scatter_min_p, _ew.min_p, (operand, scatter_indices, updates), dimension_numbers, options
+    )
 
 
 scatter_min_p = Primitive("scatter-min")
@@ -595,7 +644,9 @@ def scatter_max(
     **options: Unpack[ScatterOptions],
 ) -> Array:
     """XLA's Scatter with maximum: each element keeps the largest of itself and its updates."""
-    return _scatter_bind(scatter_max_p, _ew.max_p, (operand, scatter_indices, updates), dimension_numbers, options)
+    return _scatter_bind(
+        scatter_max_p, _ew.max_p, (operand, scatter_indices, updates), dimension_numbers, options
+    )
 
 
 scatter_max_p = Primitive("scatter-max")

@@ -49,12 +49,17 @@ def _reduce_shape(operand: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...
 
 def _check_number(name: str, operand: ShapedArray) -> None:
     if not dtypes.issubdtype(operand.dtype, np.number):
-        raise TypeError(f"{name} does not accept dtype {operand.dtype.name}. Accepted dtypes are subtypes of number.")
+        raise TypeError(
+            f"{name} does not accept dtype {operand.dtype.name}. Accepted dtypes are subtypes of "
+            "number."
+        )
 
 
 def _logical_shape(operand: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
     if operand.dtype != np.bool_ and not dtypes.issubdtype(operand.dtype, np.integer):
-        raise TypeError(f"logical reduction requires operand dtype bool or int, got {operand.dtype}.")
+        raise TypeError(
+            f"logical reduction requires operand dtype bool or int, got {operand.dtype}."
+        )
     return tuple(d for i, d in enumerate(operand.shape) if i not in axes)
 
 
@@ -116,7 +121,9 @@ def reduce_sum(operand: ArrayLike, axes: Sequence[int]) -> Array:
 reduce_sum_p = Primitive("reduce_sum")
 
 
-def _reduce_sum_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None) -> ShapedArray:
+def _reduce_sum_abstract_eval(
+    operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None
+) -> ShapedArray:
     shape = _reduce_shape(operand, axes)
     _check_number("reduce_sum", operand)
     return ShapedArray(shape, operand.dtype, operand.weak_type)
@@ -143,7 +150,9 @@ def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
 reduce_max_p = Primitive("reduce_max")
 
 
-def _reduce_max_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None) -> ShapedArray:
+def _reduce_max_abstract_eval(
+    operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None
+) -> ShapedArray:
     return ShapedArray(_reduce_shape(operand, axes), operand.dtype, operand.weak_type)
 
 
@@ -168,7 +177,9 @@ def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
 reduce_min_p = Primitive("reduce_min")
 
 
-def _reduce_min_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None) -> ShapedArray:
+def _reduce_min_abstract_eval(
+    operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None
+) -> ShapedArray:
     return ShapedArray(_reduce_shape(operand, axes), operand.dtype, operand.weak_type)
 
 
@@ -199,7 +210,9 @@ def _reduce_prod_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
-def _reduce_prod_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]) -> ir.Value[Any]:
+def _reduce_prod_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, _one(aval.dtype), axes, hlo.multiply, aval)
 
@@ -222,7 +235,9 @@ def _reduce_and_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) ->
     return ShapedArray(_logical_shape(operand, axes), operand.dtype)
 
 
-def _reduce_and_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]) -> ir.Value[Any]:
+def _reduce_and_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, _all_ones(aval.dtype), axes, hlo.and_, aval)
 
@@ -242,7 +257,9 @@ def _reduce_or_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> 
     return ShapedArray(_logical_shape(operand, axes), operand.dtype)
 
 
-def _reduce_or_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]) -> ir.Value[Any]:
+def _reduce_or_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, _zero(aval.dtype), axes, hlo.or_, aval)
 
@@ -262,7 +279,9 @@ def _reduce_xor_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) ->
     return ShapedArray(_logical_shape(operand, axes), operand.dtype)
 
 
-def _reduce_xor_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]) -> ir.Value[Any]:
+def _reduce_xor_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
+) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
     return lower_reduce(x, _zero(aval.dtype), axes, hlo.xor, aval)
 
@@ -273,20 +292,25 @@ reduce_xor_p.def_rules(Rules(abstract_eval=_reduce_xor_abstract_eval, lower=_red
 # -- argmin / argmax --------------------------------------------------------------------
 
 
-def _argminmax_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]) -> ShapedArray:
+def _argminmax_abstract_eval(
+    operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
+) -> ShapedArray:
     (axis,) = axes
     if not 0 <= axis < operand.ndim:
         raise ValueError(f"Invalid axis {axis} for operand shape {operand.shape}")
     if operand.shape[axis] < 1:
         raise ValueError(
-            f"argmin and argmax require non-empty reduced dimension. operand.shape={operand.shape} axis={axis}"
+            f"argmin and argmax require non-empty reduced dimension. operand.shape={operand.shape} "
+            f"axis={axis}"
         )
     if not dtypes.issubdtype(index_dtype, np.integer):
         raise TypeError(f"index_dtype must be an integer type, but got {index_dtype.name}")
     return ShapedArray(operand.shape[:axis] + operand.shape[axis + 1 :], index_dtype)
 
 
-def _argminmax_lower(ctx: LoweringRuleContext, x: ir.Value[Any], axis: int, direction: str) -> ir.Value[Any]:
+def _argminmax_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], axis: int, direction: str
+) -> ir.Value[Any]:
     """A variadic reduce over (value, index) pairs that keeps the first extremal index.
 
     NaN wins over every number (as in JAX), and ties keep the smaller index.
@@ -329,7 +353,9 @@ def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
 argmin_p = Primitive("argmin")
 
 
-def _argmin_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]) -> ShapedArray:
+def _argmin_abstract_eval(
+    operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
+) -> ShapedArray:
     return _argminmax_abstract_eval(operand, axes=axes, index_dtype=index_dtype)
 
 
@@ -351,7 +377,9 @@ def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
 argmax_p = Primitive("argmax")
 
 
-def _argmax_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]) -> ShapedArray:
+def _argmax_abstract_eval(
+    operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
+) -> ShapedArray:
     return _argminmax_abstract_eval(operand, axes=axes, index_dtype=index_dtype)
 
 
@@ -423,7 +451,9 @@ def _cumsum_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> 
     return _cumred_abstract_eval("cumsum", operand, axis)
 
 
-def _cumsum_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool) -> ir.Value[Any]:
+def _cumsum_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
+) -> ir.Value[Any]:
     return _cumred_lower(ctx, x, axis, reverse, _zero(ctx.avals_in[0].dtype), hlo.add)
 
 
@@ -442,7 +472,9 @@ def _cumprod_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) ->
     return _cumred_abstract_eval("cumprod", operand, axis)
 
 
-def _cumprod_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool) -> ir.Value[Any]:
+def _cumprod_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
+) -> ir.Value[Any]:
     return _cumred_lower(ctx, x, axis, reverse, _one(ctx.avals_in[0].dtype), hlo.multiply)
 
 
@@ -461,7 +493,9 @@ def _cummax_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> 
     return _cumred_abstract_eval("cummax", operand, axis)
 
 
-def _cummax_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool) -> ir.Value[Any]:
+def _cummax_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
+) -> ir.Value[Any]:
     return _cumred_lower(ctx, x, axis, reverse, max_identity(ctx.avals_in[0].dtype), hlo.maximum)
 
 
@@ -480,7 +514,9 @@ def _cummin_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> 
     return _cumred_abstract_eval("cummin", operand, axis)
 
 
-def _cummin_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool) -> ir.Value[Any]:
+def _cummin_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
+) -> ir.Value[Any]:
     return _cumred_lower(ctx, x, axis, reverse, min_identity(ctx.avals_in[0].dtype), hlo.minimum)
 
 

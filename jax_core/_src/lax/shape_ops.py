@@ -58,7 +58,7 @@ def _check_nonnegative(fun_name: str, arg_name: str, obj: tuple[int, ...]) -> No
 
 
 def shape_of(x: ArrayLike) -> tuple[int, ...]:
-    """The shape of an array-like value (``np.shape`` for ``ArrayLike``; a scalar has shape ``()``)."""
+    """``np.shape`` for an ``ArrayLike`` (a Python scalar has shape ``()``)."""
     if isinstance(x, (Array, np.ndarray, np.generic)):
         return tuple(x.shape)
     if isinstance(x, SupportsJaxArray):
@@ -67,7 +67,7 @@ def shape_of(x: ArrayLike) -> tuple[int, ...]:
 
 
 def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
-    """A user shape (an int or a sequence of ints) as a tuple; sizes are checked by the primitive."""
+    """A user shape (an int or a sequence of ints) as a tuple (sizes are checked later)."""
     seq: Sequence[int] = (shape,) if isinstance(shape, (int, np.integer)) else shape
     out: list[int] = []
     for d in seq:
@@ -76,7 +76,9 @@ def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
         try:
             out.append(operator.index(d))
         except TypeError:
-            raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}.") from None
+            raise TypeError(
+                f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
+            ) from None
     return tuple(out)
 
 
@@ -87,11 +89,17 @@ def _int_tuple(xs: Sequence[int] | np.ndarray[Any, Any]) -> tuple[int, ...]:
 # -- broadcast_in_dim -------------------------------------------------------------------
 
 
-def broadcast_in_dim(operand: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int]) -> Array:
+def broadcast_in_dim(
+    operand: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int]
+) -> Array:
     """Broadcasts ``operand`` to ``shape``; operand dimension ``i`` becomes output
     dimension ``broadcast_dimensions[i]`` (XLA's BroadcastInDim)."""
     shape_t = canonicalize_shape(shape, "broadcast_in_dim shape")
-    if len(shape_of(operand)) == len(shape_t) and not len(broadcast_dimensions) and isinstance(operand, Array):
+    if (
+        len(shape_of(operand)) == len(shape_t)
+        and not len(broadcast_dimensions)
+        and isinstance(operand, Array)
+    ):
         return operand
     return _bind(
         broadcast_in_dim_p,
@@ -129,7 +137,8 @@ def _broadcast_in_dim_abstract_eval(
         raise TypeError(
             "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their "
             "corresponding dimensions in the target broadcast shape; got operand of shape "
-            f"{operand.shape}, target broadcast shape {shape}, broadcast_dimensions {broadcast_dimensions} "
+            f"{operand.shape}, target broadcast shape {shape}, broadcast_dimensions "
+            f"{broadcast_dimensions} "
         )
     if len(broadcast_dimensions) != len(set(broadcast_dimensions)):
         raise TypeError(
@@ -146,11 +155,15 @@ def _broadcast_in_dim_lower(
     shape: tuple[int, ...],
     broadcast_dimensions: tuple[int, ...],
 ) -> ir.Value[Any]:
-    out: ir.Value[Any] = hlo.broadcast_in_dim(aval_to_ir_type(ctx.avals_out[0]), x, list(broadcast_dimensions))
+    out: ir.Value[Any] = hlo.broadcast_in_dim(
+        aval_to_ir_type(ctx.avals_out[0]), x, list(broadcast_dimensions)
+    )
     return out
 
 
-broadcast_in_dim_p.def_rules(Rules(abstract_eval=_broadcast_in_dim_abstract_eval, lower=_broadcast_in_dim_lower))
+broadcast_in_dim_p.def_rules(
+    Rules(abstract_eval=_broadcast_in_dim_abstract_eval, lower=_broadcast_in_dim_lower)
+)
 
 
 def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
@@ -189,7 +202,9 @@ def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
 # -- reshape ----------------------------------------------------------------------------
 
 
-def reshape(operand: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None = None) -> Array:
+def reshape(
+    operand: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None = None
+) -> Array:
     """Reshapes ``operand`` to ``new_sizes``, optionally transposing it by ``dimensions`` first."""
     sizes = canonicalize_shape(new_sizes, "reshape new_sizes")
     same_shape = shape_of(operand) == sizes
@@ -256,7 +271,7 @@ reshape_p.def_rules(Rules(abstract_eval=_reshape_abstract_eval, lower=_reshape_l
 
 
 def transpose(operand: ArrayLike, permutation: Sequence[int] | np.ndarray[Any, Any]) -> Array:
-    """Permutes the dimensions of ``operand``: output dimension ``i`` is input ``permutation[i]``."""
+    """Permutes the dimensions of ``operand``: output dimension ``i`` is ``permutation[i]``."""
     perm = _int_tuple(permutation)
     if perm == tuple(range(len(shape_of(operand)))) and isinstance(operand, Array):
         return operand
@@ -276,7 +291,9 @@ def _transpose_abstract_eval(operand: ShapedArray, *, permutation: tuple[int, ..
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
-def _transpose_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, permutation: tuple[int, ...]) -> ir.Value[Any]:
+def _transpose_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, permutation: tuple[int, ...]
+) -> ir.Value[Any]:
     out: ir.Value[Any] = hlo.transpose(x, list(permutation))
     return out
 
@@ -314,7 +331,9 @@ def _squeeze_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...])
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
-def _squeeze_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]) -> ir.Value[Any]:
+def _squeeze_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]
+) -> ir.Value[Any]:
     out: ir.Value[Any] = hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
     return out
 
@@ -370,7 +389,9 @@ def _concatenate_abstract_eval(*operands: ShapedArray, dimension: int) -> Shaped
     return ShapedArray(shape, operands[0].dtype, all(o.weak_type for o in operands))
 
 
-def _concatenate_lower(ctx: LoweringRuleContext, *xs: ir.Value[Any], dimension: int) -> ir.Value[Any]:
+def _concatenate_lower(
+    ctx: LoweringRuleContext, *xs: ir.Value[Any], dimension: int
+) -> ir.Value[Any]:
     out: ir.Value[Any] = hlo.concatenate(list(xs), dimension)
     return out
 
@@ -381,12 +402,17 @@ concatenate_p.def_rules(Rules(abstract_eval=_concatenate_abstract_eval, lower=_c
 # -- pad --------------------------------------------------------------------------------
 
 
-def pad(operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
+def pad(
+    operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]
+) -> Array:
     """Pads ``operand`` with ``padding_value``: ``(low, high, interior)`` per dimension.
 
     Negative ``low``/``high`` remove elements from the edges.
     """
-    config = tuple((operator.index(lo), operator.index(hi), operator.index(it)) for lo, hi, it in padding_config)
+    config = tuple(
+        (operator.index(lo), operator.index(hi), operator.index(it))
+        for lo, hi, it in padding_config
+    )
     return _bind(pad_p, operand, padding_value, padding_config=config)
 
 
@@ -400,16 +426,22 @@ def _pad_abstract_eval(
     padding_config: tuple[tuple[int, int, int], ...],
 ) -> ShapedArray:
     if padding_value.ndim != 0:
-        raise ValueError(f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}")
+        raise ValueError(
+            f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}"
+        )
     if len(padding_config) != operand.ndim:
         raise ValueError(
             "length of padding_config must equal the number of axes of operand, got "
             f"padding_config {padding_config} for operand shape {operand.shape}"
         )
     if not all(i >= 0 for _, _, i in padding_config):
-        raise ValueError(f"interior padding in padding_config must be nonnegative, got padding_config {padding_config}")
+        raise ValueError(
+            "interior padding in padding_config must be nonnegative, got padding_config "
+            f"{padding_config}"
+        )
     shape = tuple(
-        lo + hi + (0 if d == 0 else d + (d - 1) * it) for (lo, hi, it), d in zip(padding_config, operand.shape)
+        lo + hi + (0 if d == 0 else d + (d - 1) * it)
+        for (lo, hi, it), d in zip(padding_config, operand.shape)
     )
     if not all(d >= 0 for d in shape):
         raise ValueError(
@@ -418,7 +450,8 @@ def _pad_abstract_eval(
         )
     if operand.dtype != padding_value.dtype:
         raise TypeError(
-            f"pad operand and padding_value must be same dtype: got {operand.dtype} and {padding_value.dtype}."
+            f"pad operand and padding_value must be same dtype: got {operand.dtype} and "
+            f"{padding_value.dtype}."
         )
     return ShapedArray(shape, operand.dtype, operand.weak_type and padding_value.weak_type)
 
@@ -461,7 +494,9 @@ def _rev_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...]) -> 
     return operand
 
 
-def _rev_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]) -> ir.Value[Any]:
+def _rev_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]
+) -> ir.Value[Any]:
     out: ir.Value[Any] = hlo.reverse(x, list(dimensions))
     return out
 
@@ -483,13 +518,17 @@ def broadcasted_iota(dtype: DTypeLike, shape: ShapeLike, dimension: int) -> Arra
     shape_t = canonicalize_shape(shape, "broadcasted_iota shape")
     if isinstance(dimension, Tracer):
         dimension.concretization_error("dimension argument of lax.broadcasted_iota")
-    return _bind(iota_p, dtype=dt, shape=shape_t, dimension=operator.index(dimension), sharding=None)
+    return _bind(
+        iota_p, dtype=dt, shape=shape_t, dimension=operator.index(dimension), sharding=None
+    )
 
 
 iota_p = Primitive("iota")
 
 
-def _iota_abstract_eval(*, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: None) -> ShapedArray:
+def _iota_abstract_eval(
+    *, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: None
+) -> ShapedArray:
     _check_nonnegative("iota", "shape", shape)
     if not (dtypes.issubdtype(dtype, np.integer) or dtypes.issubdtype(dtype, np.inexact)):
         raise TypeError(
@@ -498,7 +537,8 @@ def _iota_abstract_eval(*, dtype: np.dtype[Any], shape: tuple[int, ...], dimensi
         )
     if not 0 <= dimension < len(shape):
         raise ValueError(
-            f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape={shape}"
+            f"iota dimension must be between 0 and len(shape), got dimension={dimension} for "
+            f"shape={shape}"
         )
     return ShapedArray(shape, dtype)
 

@@ -50,6 +50,16 @@ def _check_nonnegative(fun_name: str, arg_name: str, obj: tuple[int, ...]) -> No
         raise TypeError(f"{fun_name} {arg_name} must have every element be nonnegative, got {obj}.")
 
 
+def _check_index_dtypes(name: str, indices: Sequence[ShapedArray], sep: str) -> None:
+    if any(
+        i.dtype != indices[0].dtype or not dtypes.issubdtype(i.dtype, np.integer) for i in indices
+    ):
+        raise TypeError(
+            f"index arguments to {name} must be integers of the same type, got{sep}"
+            f"{', '.join(i.dtype.name for i in indices)}"
+        )
+
+
 # -- slice ------------------------------------------------------------------------------
 
 
@@ -143,7 +153,8 @@ def _dynamic_slice_indices(
     """Start indices with negative values wrapped around (``i + d`` where ``i < 0``)."""
     if len(start_indices) != len(operand_shape):
         raise ValueError(
-            f"Length of slice indices must match number of operand dimensions ({len(start_indices)} vs {operand_shape})"
+            "Length of slice indices must match number of operand dimensions "
+            f"({len(start_indices)} vs {operand_shape})"
         )
     if isinstance(start_indices, (Array, np.ndarray)):
         if start_indices.ndim != 1:
@@ -164,7 +175,9 @@ def _dynamic_slice_indices(
         elif isinstance(i, (int, np.integer)):
             k = int(i)
             if k < 0 and not allow_negative:
-                raise ValueError(f"Index {k} is out of bounds for dimension {d} if allow_negative_indices=False")
+                raise ValueError(
+                    f"Index {k} is out of bounds for dimension {d} if allow_negative_indices=False"
+                )
             result.append(np.asarray(k + d if k < 0 else k, dt)[()])
         elif allow_negative:
             is_neg = _bind(_ew.lt_p, i, np.asarray(0, dt)[()])
@@ -190,14 +203,6 @@ def dynamic_slice(
 dynamic_slice_p = Primitive("dynamic_slice")
 
 
-def _check_index_dtypes(name: str, indices: Sequence[ShapedArray], sep: str) -> None:
-    if any(i.dtype != indices[0].dtype or not dtypes.issubdtype(i.dtype, np.integer) for i in indices):
-        raise TypeError(
-            f"index arguments to {name} must be integers of the same type, got{sep}"
-            f"{', '.join(i.dtype.name for i in indices)}"
-        )
-
-
 def _dynamic_slice_abstract_eval(
     operand: ShapedArray, *start_indices: ShapedArray, slice_sizes: tuple[int, ...]
 ) -> ShapedArray:
@@ -213,9 +218,15 @@ def _dynamic_slice_abstract_eval(
             f"slice_sizes {slice_sizes} for operand shape {operand.shape}."
         )
     if not all(s >= 0 for s in slice_sizes):
-        raise TypeError(f"slice slice_sizes must be greater than or equal to zero, got slice_sizes of {slice_sizes}.")
+        raise TypeError(
+            "slice slice_sizes must be greater than or equal to zero, got slice_sizes of "
+            f"{slice_sizes}."
+        )
     if any(i.ndim != 0 for i in start_indices):
-        raise TypeError(f"start_indices arguments to dynamic_slice must be scalars,  got indices {start_indices}")
+        raise TypeError(
+            "start_indices arguments to dynamic_slice must be scalars,  got indices "
+            f"{start_indices}"
+        )
     _check_index_dtypes("dynamic_slice", start_indices, ": ")
     return ShapedArray(slice_sizes, operand.dtype, operand.weak_type)
 
@@ -230,7 +241,9 @@ def _dynamic_slice_lower(
     return out
 
 
-dynamic_slice_p.def_rules(Rules(abstract_eval=_dynamic_slice_abstract_eval, lower=_dynamic_slice_lower))
+dynamic_slice_p.def_rules(
+    Rules(abstract_eval=_dynamic_slice_abstract_eval, lower=_dynamic_slice_lower)
+)
 
 
 # -- dynamic_update_slice ---------------------------------------------------------------
@@ -270,7 +283,10 @@ def _dynamic_update_slice_abstract_eval(
             f"shape {update.shape} for operand shape {operand.shape}."
         )
     if any(i.ndim != 0 for i in start_indices):
-        raise TypeError(f"start_indices arguments to dynamic_update_slice must be scalars, got indices {start_indices}")
+        raise TypeError(
+            "start_indices arguments to dynamic_update_slice must be scalars, got indices "
+            f"{start_indices}"
+        )
     if operand.dtype != update.dtype:
         raise TypeError(
             "lax.dynamic_update_slice requires arguments to have the same dtypes, got "

@@ -8,7 +8,9 @@ version numbers are exposed so other modules can gate features on them.
 
 from __future__ import annotations
 
+import importlib
 import os
+from types import ModuleType
 
 # The C++ client logs INFO lines to stderr when it starts; keep user output clean.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
@@ -74,9 +76,23 @@ JAXLIB_VERSION: tuple[int, ...] = check_jaxlib_version(
 API_VERSION: int = xla_client._version  # pyright: ignore[reportPrivateUsage]
 """The installed jaxlib extension's API version (``xla_client._version``)."""
 
-from jaxlib import _jax as _jax  # noqa: E402
-from jaxlib import weakref_lru_cache as weakref_lru_cache  # noqa: E402
-from jaxlib import utils as utils  # noqa: E402
+# jaxlib's C++ extension modules ship no stubs, so both checkers would see them as
+# unknown. They are imported by name and typed as ``ModuleType`` on purpose: their
+# attributes are ``Any``, and each module that uses one declares the precise type
+# of what it takes from it (an annotated variable, a ``cast`` or a small Protocol).
+jax_ext: ModuleType = importlib.import_module("jaxlib._jax")
+"""jaxlib's main C++ extension ``jaxlib._jax`` (arrays, shardings, devices, the jit fast path)."""
 
-pytree = _jax.pytree
-jax_jit = _jax.jax_jit
+_jax: ModuleType = jax_ext  # the name the rest of jax_core has used
+
+weakref_lru_cache: ModuleType = importlib.import_module("jaxlib.weakref_lru_cache")
+"""jaxlib's C++ ``weakref_lru_cache`` extension."""
+
+utils: ModuleType = importlib.import_module("jaxlib.utils")
+"""jaxlib's C++ ``utils`` extension."""
+
+pytree: ModuleType = jax_ext.pytree
+"""jaxlib's C++ pytree module (``PyTreeDef``, ``PyTreeRegistry``, key entries)."""
+
+jax_jit: ModuleType = jax_ext.jax_jit
+"""jaxlib's C++ jit module (the global config states its fast path reads)."""

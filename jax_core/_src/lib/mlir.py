@@ -7,25 +7,24 @@ stubs are incomplete, so they are exposed as ``Any``: lowering rules annotate th
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
+import jaxlib.mlir._mlir_libs._jax_mlir_ext as _jax_mlir_ext
 from jaxlib.mlir import ir as ir
-from jaxlib.mlir.dialects import chlo as _chlo
-from jaxlib.mlir.dialects import func as _func
-from jaxlib.mlir.dialects import mhlo as _mhlo
-from jaxlib.mlir.dialects import sdy as _sdy
-from jaxlib.mlir.dialects import stablehlo as _stablehlo
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext  # pyright: ignore[reportMissingModuleSource]
 
-hlo: Any = _stablehlo
+# The dialect modules are plain generated Python without stubs; imported by name
+# so that checkers see exactly the ``Any`` declared below.
+hlo: Any = importlib.import_module("jaxlib.mlir.dialects.stablehlo")
 """The StableHLO dialect's op builders."""
-chlo: Any = _chlo
+chlo: Any = importlib.import_module("jaxlib.mlir.dialects.chlo")
 """The CHLO dialect's op builders (ops XLA expands, such as ``erf``)."""
-func: Any = _func
+func: Any = importlib.import_module("jaxlib.mlir.dialects.func")
 """The func dialect (``func.FuncOp``, ``func.ReturnOp``)."""
-mhlo: Any = _mhlo
+mhlo: Any = importlib.import_module("jaxlib.mlir.dialects.mhlo")
 """The MHLO dialect (only its registration is used)."""
-sdy: Any = _sdy
+sdy: Any = importlib.import_module("jaxlib.mlir.dialects.sdy")
 """The Shardy dialect (only its registration is used)."""
-register_dialects: Any = _jax_mlir_ext.register_dialects
+
+register_dialects = _jax_mlir_ext.register_dialects
 """Registers jaxlib's dialects with an MLIR ``DialectRegistry``."""

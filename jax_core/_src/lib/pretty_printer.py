@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from jaxlib import _pretty_printer as _ext
+# The C++ extension ships no stubs: typed as ``ModuleType`` (its attributes are
+# ``Any``), and every function below declares what it returns.
+_ext: ModuleType = importlib.import_module("jaxlib._pretty_printer")
 
 if TYPE_CHECKING:
 

@@ -31,7 +31,7 @@ def _dense_attr(val: np.ndarray[Any, Any]) -> ir.DenseElementsAttr:
     return ir.DenseElementsAttr.get(np.ascontiguousarray(val), type=elt, shape=shape)
 
 
-def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value:
+def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value[ir.Type]:
     """A StableHLO constant; a uniform array is a scalar constant broadcast to its shape."""
     arr = np.asarray(val, dtype=dtype)
     if arr.ndim > 0 and arr.size > 1:
@@ -39,15 +39,21 @@ def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value:
         if bool(np.all(arr == first[0])) and not np.isnan(first.astype(np.complex128)).any():
             scalar = constant(first.reshape(()))
             return broadcast_in_dim(scalar, ShapedArray(arr.shape, arr.dtype), ())
-    return hlo.constant(_dense_attr(arr))
+    out: ir.Value[ir.Type] = hlo.constant(_dense_attr(arr))
+    return out
 
 
-def broadcast_in_dim(x: ir.Value, aval_out: ShapedArray, dims: Sequence[int]) -> ir.Value:
+def broadcast_in_dim(
+    x: ir.Value[ir.Type], aval_out: ShapedArray, dims: Sequence[int]
+) -> ir.Value[ir.Type]:
     """``stablehlo.broadcast_in_dim`` of ``x`` to ``aval_out``'s shape."""
-    return hlo.broadcast_in_dim(aval_to_ir_type(aval_out), x, list(dims))
+    out: ir.Value[ir.Type] = hlo.broadcast_in_dim(aval_to_ir_type(aval_out), x, list(dims))
+    return out
 
 
-def convert(x: ir.Value, aval_in: ShapedArray, aval_out: ShapedArray) -> ir.Value:
+def convert(
+    x: ir.Value[ir.Type], aval_in: ShapedArray, aval_out: ShapedArray
+) -> ir.Value[ir.Type]:
     """Converts element type; bool targets compare with zero (XLA's convert truncates)."""
     if aval_in.dtype == aval_out.dtype:
         return x
@@ -57,10 +63,13 @@ def convert(x: ir.Value, aval_in: ShapedArray, aval_out: ShapedArray) -> ir.Valu
         return compare(x, zero, direction, aval_in.dtype)
     if np.issubdtype(aval_in.dtype, np.complexfloating) and not np.issubdtype(aval_out.dtype, np.complexfloating):
         x = hlo.real(x)
-    return hlo.convert(aval_to_ir_type(aval_out), x)
+    out: ir.Value[ir.Type] = hlo.convert(aval_to_ir_type(aval_out), x)
+    return out
 
 
-def compare(x: ir.Value, y: ir.Value, direction: str, operand_dtype: np.dtype[Any]) -> ir.Value:
+def compare(
+    x: ir.Value[ir.Type], y: ir.Value[ir.Type], direction: str, operand_dtype: np.dtype[Any]
+) -> ir.Value[ir.Type]:
     """``stablehlo.compare`` with the comparison type chosen from the operand dtype."""
     if np.issubdtype(operand_dtype, np.inexact) or operand_dtype in _BITCAST_AS_UINT:
         kind = "FLOAT" if not np.issubdtype(operand_dtype, np.complexfloating) else "FLOAT"
@@ -68,12 +77,13 @@ def compare(x: ir.Value, y: ir.Value, direction: str, operand_dtype: np.dtype[An
         kind = "UNSIGNED"
     else:
         kind = "SIGNED"
-    return hlo.compare(
+    out: ir.Value[ir.Type] = hlo.compare(
         x,
         y,
         hlo.ComparisonDirectionAttr.get(direction),
         compare_type=hlo.ComparisonTypeAttr.get(kind),
     )
+    return out
 
 
 def i64_list(values: Sequence[int]) -> ir.DenseI64ArrayAttr:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import ml_dtypes
@@ -24,7 +25,7 @@ def make_ir_context() -> ir.Context:
     return ctx
 
 
-def _float_types() -> dict[np.dtype[Any], Any]:
+def _float_types() -> dict[np.dtype[Any], Callable[[], ir.Type]]:
     return {
         np.dtype(np.float16): ir.F16Type.get,
         np.dtype(np.float32): ir.F32Type.get,

@@ -23,16 +23,20 @@ class LoweringRuleContext:
     avals_in: Sequence[ShapedArray]
     avals_out: Sequence[ShapedArray]
 
-    def lower_jaxpr(self, jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[ir.Value]) -> list[ir.Value]:
+    def lower_jaxpr(
+        self, jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[ir.Value[ir.Type]]
+    ) -> list[ir.Value[ir.Type]]:
         """Lowers a sub-jaxpr inline (for call-like primitives such as ``jit``)."""
         return lower_jaxpr_body(jaxpr, [hlo.constant(c) for c in consts], args)
 
 
-def lower_jaxpr_body(jaxpr: Jaxpr, consts: Sequence[ir.Value], args: Sequence[ir.Value]) -> list[ir.Value]:
+def lower_jaxpr_body(
+    jaxpr: Jaxpr, consts: Sequence[ir.Value[ir.Type]], args: Sequence[ir.Value[ir.Type]]
+) -> list[ir.Value[ir.Type]]:
     """Emits the ops of ``jaxpr`` at the current insertion point; returns its outputs."""
-    env: dict[Var, ir.Value] = {}
+    env: dict[Var, ir.Value[ir.Type]] = {}
 
-    def read(a: Var | Literal) -> ir.Value:
+    def read(a: Var | Literal) -> ir.Value[ir.Type]:
         if isinstance(a, Literal):
             return hlo.constant(np.asarray(a.val, a.aval.dtype))
         return env[a]
@@ -47,7 +51,7 @@ def lower_jaxpr_body(jaxpr: Jaxpr, consts: Sequence[ir.Value], args: Sequence[ir
             raise NotImplementedError(f"MLIR translation rule for primitive '{eqn.primitive.name}' not found")
         ctx = LoweringRuleContext([a.aval for a in eqn.invars], [v.aval for v in eqn.outvars])
         out = rule(ctx, *map(read, eqn.invars), **eqn.params)
-        outs: Sequence[ir.Value] = [out] if isinstance(out, ir.Value) else out
+        outs: Sequence[ir.Value[ir.Type]] = [out] if isinstance(out, ir.Value) else out
         if len(outs) != len(eqn.outvars):
             raise AssertionError(f"lowering of '{eqn.primitive.name}' returned {len(outs)} values, expected {len(eqn.outvars)}")
         for v, x in zip(eqn.outvars, outs):
@@ -117,7 +121,8 @@ def lower_closed_jaxpr(
             entry = fn.add_entry_block()
             with ir.InsertionPoint(entry):
                 consts = [hlo.constant(c) for c in closed.consts]
-                outs = lower_jaxpr_body(jaxpr, consts, list(entry.arguments))
+                params: list[ir.Value[ir.Type]] = list(entry.arguments)
+                outs = lower_jaxpr_body(jaxpr, consts, params)
                 func.ReturnOp(outs)
     return LoweredModule(module, ctx, in_avals, out_avals, donated)
 

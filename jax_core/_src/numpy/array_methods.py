@@ -6,7 +6,7 @@ tracer, and there is one place to read what each method does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,18 @@ def _reshape(self: Array, *args: Any, order: str = "C") -> Array:
 def _transpose(self: Array, *args: Any) -> Array:
     axes = None if not args or (len(args) == 1 and args[0] is None) else (args[0] if len(args) == 1 and not isinstance(args[0], int) else args)
     return shape.transpose(self, axes)
+
+
+def _ravel(self: Array, order: str = "C") -> Array:
+    return shape.ravel(self)
+
+
+def _squeeze(self: Array, axis: int | Sequence[int] | None = None) -> Array:
+    return shape.squeeze(self, axis)
+
+
+def _swapaxes(self: Array, axis1: int, axis2: int) -> Array:
+    return shape.swapaxes(self, axis1, axis2)
 
 
 def _block_until_ready(self: Array) -> Array:
@@ -103,10 +115,10 @@ METHODS: dict[str, Any] = {
     "transpose": _transpose,
     "T": property(lambda self: shape.transpose(self, None), doc="The transpose (axes reversed)."),
     "mT": property(lambda self: shape.swapaxes(self, -1, -2), doc="The matrix transpose (last two axes swapped)."),
-    "ravel": lambda self, order="C": shape.ravel(self),
-    "flatten": lambda self, order="C": shape.ravel(self),
-    "squeeze": lambda self, axis=None: shape.squeeze(self, axis),
-    "swapaxes": lambda self, axis1, axis2: shape.swapaxes(self, axis1, axis2),
+    "ravel": _ravel,
+    "flatten": _ravel,
+    "squeeze": _squeeze,
+    "swapaxes": _swapaxes,
     "sum": reductions.sum,
     "prod": reductions.prod,
     "max": reductions.max,
@@ -123,6 +135,7 @@ METHODS: dict[str, Any] = {
     "imag": property(ufuncs.imag, doc="The imaginary part."),
     "at": property(lambda self: indexing.IndexUpdateHelper(self), doc="Functional updates: ``x.at[i].set(v)``."),
 }
+"""The methods, properties and operators every array and tracer has, by attribute name."""
 
 _TRACER_ONLY: dict[str, Any] = {"block_until_ready": _block_until_ready}
 _IMPL_ONLY: dict[str, Any] = {"copy": _copy}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.basearray import Array
@@ -18,15 +19,19 @@ from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 
+def _is_sequence(obj: object) -> TypeIs[list[Any] | tuple[Any, ...]]:
+    return isinstance(obj, (list, tuple))
+
+
 def _contains_array(obj: Any) -> bool:
-    if isinstance(obj, (list, tuple)):
-        return any(_contains_array(o) for o in obj)  # pyright: ignore[reportUnknownVariableType]
+    if _is_sequence(obj):
+        return any(_contains_array(o) for o in obj)
     return isinstance(obj, Array) or hasattr(obj, "__jax_array__")
 
 
 def _stack_nested(obj: Any, dtype: np.dtype[Any] | None) -> Array:
-    if isinstance(obj, (list, tuple)):
-        items: list[Any] = list(obj)  # pyright: ignore[reportUnknownArgumentType]
+    if _is_sequence(obj):
+        items: list[Any] = list(obj)
         if not items:
             return asarray(np.zeros((0,), dtype or dtypes.default_float_dtype()))
         parts = [_stack_nested(o, dtype) for o in items]
@@ -86,7 +91,7 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None
     dims = canonical_shape(shape, "full")
     dt = user_dtype(dtype, "full")
     check_arraylike("full", fill_value)
-    if np.ndim(fill_value) if not isinstance(fill_value, Array) else fill_value.ndim:
+    if get_aval(fill_value).ndim:
         fill = ensure_array(fill_value)
         fill = fill if dt is None else lax.convert_element_type(fill, dt)
         from jax_core._src.numpy.shape import broadcast_to
@@ -94,7 +99,7 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None
         return broadcast_to(fill, dims)
     weak = dt is None and dtypes.is_weakly_typed(fill_value)
     target = dt if dt is not None else get_aval(fill_value).dtype
-    scalar = lax._convert_element_type(fill_value, target, weak)  # pyright: ignore[reportPrivateUsage]
+    scalar = lax.to_dtype(fill_value, target, weak)
     return shape_ops.broadcast_in_dim(scalar, dims, ())
 
 
@@ -126,8 +131,9 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
     dt = user_dtype(dtype, "full_like") or aval.dtype
     out = full(_like_shape(a, shape), fill_value, dt)
     if dtype is None and aval.weak_type:
-        out = lax._convert_element_type(out, dt, True)  # pyright: ignore[reportPrivateUsage]
-        assert isinstance(out, Array)
+        weak = lax.to_dtype(out, dt, True)
+        assert isinstance(weak, Array)
+        return weak
     return out
 
 
@@ -152,9 +158,11 @@ def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | No
         inferred = dtypes.result_type(start) if dt is None else dt
         n = int(np.ceil(float(np.asarray(start)))) if not isinstance(start, Array) else int(np.asarray(start))
         return shape_ops.iota(inferred, max(n, 0))
-    values = np.arange(*[a.item() for a in host_args])
+    bounds: list[int | float] = [a.item() for a in host_args]
+    values = np.arange(*bounds)
     inferred = dt if dt is not None else dtypes.result_type(*[v for v in (start, stop, step) if v is not None])
-    return device_put_host(values.astype(inferred))
+    out: Array = device_put_host(values.astype(inferred))
+    return out
 
 
 def promote_types(a: DTypeLike, b: DTypeLike) -> np.dtype[Any]:

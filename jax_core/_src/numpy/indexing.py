@@ -10,9 +10,11 @@ flattened ``x`` — one mechanism for every index form, with NumPy's semantics.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from types import EllipsisType
+from typing import Any, TypeAlias
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.basearray import Array
@@ -24,26 +26,35 @@ from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike
 
-
-def _is_advanced(i: Any) -> bool:
-    if isinstance(i, (Array, np.ndarray)):
-        return True
-    return isinstance(i, (list, tuple))
+_ArrayIndex: TypeAlias = Array | np.ndarray[Any, Any]
+_IndexItem: TypeAlias = slice | int | np.integer[Any] | _ArrayIndex | None
+"""One entry of a normalized index: no ``Ellipsis``, one entry per indexed dimension or ``None``."""
 
 
-def _normalize_index(arr: Array, idx: Any) -> list[Any]:
-    if not isinstance(idx, tuple):
-        if isinstance(idx, list):
-            raise TypeError(
-                "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
-                f"`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information."
-            )
-        idx = (idx,)
-    items: list[Any] = []
-    for i in idx:
+def _is_tuple(idx: object) -> TypeIs[tuple[Any, ...]]:
+    return isinstance(idx, tuple)
+
+
+def _is_array_index(i: object) -> TypeIs[_ArrayIndex]:
+    return isinstance(i, (Array, np.ndarray))
+
+
+def _is_scalar_index(i: object) -> TypeIs[slice | int | np.integer[Any] | EllipsisType | None]:
+    return i is None or isinstance(i, (slice, int, np.integer, EllipsisType))
+
+
+def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
+    if isinstance(idx, list):
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            f"`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information."
+        )
+    index: tuple[object, ...] = idx if _is_tuple(idx) else (idx,)
+    items: list[_IndexItem | EllipsisType] = []
+    for i in index:
         if isinstance(i, (bool, np.bool_)):
             raise TypeError("Boolean scalar indices are not supported; use a boolean array mask instead.")
-        if isinstance(i, (Array, np.ndarray)) and ensure_dtype(i) == np.bool_:
+        if _is_array_index(i) and ensure_dtype(i) == np.bool_:
             if isinstance(i, Tracer):
                 raise NonConcreteBooleanIndexError(
                     f"Array boolean indices must be concrete; got {i.aval}\n{i.provenance()}"
@@ -51,26 +62,30 @@ def _normalize_index(arr: Array, idx: Any) -> list[Any]:
             mask = np.asarray(i)
             items.extend(np.nonzero(mask))
             continue
-        if isinstance(i, (Array, np.ndarray)) and not dtypes.issubdtype(ensure_dtype(i), np.integer):
+        if _is_array_index(i) and not dtypes.issubdtype(ensure_dtype(i), np.integer):
             raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {ensure_dtype(i)} at position {len(items)}, indexer value {i}")
-        if i is not None and i is not Ellipsis and not isinstance(i, (slice, int, np.integer, Array, np.ndarray)):
+        if not (_is_scalar_index(i) or _is_array_index(i)):
             raise TypeError(f"Indexer must be an integer, slice, None, Ellipsis or array, got {i!r} of type {type(i)}")
         items.append(i)
-    n_ellipsis = sum(1 for i in items if i is Ellipsis)
+    n_ellipsis = sum(1 for i in items if isinstance(i, EllipsisType))
     if n_ellipsis > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for i in items if i is not None and i is not Ellipsis)
+    used = sum(1 for i in items if i is not None and not isinstance(i, EllipsisType))
     if used > arr.ndim:
         raise IndexError(f"Too many indices: {arr.ndim}-dimensional array indexed with {used} regular indices.")
-    if n_ellipsis:
-        pos = next(k for k, i in enumerate(items) if i is Ellipsis)
-        items[pos : pos + 1] = [slice(None)] * (arr.ndim - used)
-    else:
-        items.extend([slice(None)] * (arr.ndim - used))
-    return items
+    fill: list[_IndexItem] = [slice(None)] * (arr.ndim - used)
+    out: list[_IndexItem] = []
+    for i in items:
+        if isinstance(i, EllipsisType):
+            out.extend(fill)
+        else:
+            out.append(i)
+    if not n_ellipsis:
+        out.extend(fill)
+    return out
 
 
-def ensure_dtype(i: Any) -> np.dtype[Any]:
+def ensure_dtype(i: Array | np.ndarray[Any, Any]) -> np.dtype[Any]:
     """The dtype of an index array."""
     return np.dtype(i.dtype)
 
@@ -88,7 +103,7 @@ def _getitem(arr: ArrayLike, idx: Any, oob_fill: int | None) -> Array:
     """``arr[idx]``; out-of-bounds array indices read ``oob_fill`` if given, else are clamped."""
     x = ensure_array(arr)
     items = _normalize_index(x, idx)
-    advanced = any(isinstance(i, (Array, np.ndarray)) and np.ndim(i) > 0 if not isinstance(i, Array) else isinstance(i, Array) and i.ndim > 0 for i in items)
+    advanced = any(isinstance(i, (Array, np.ndarray)) and i.ndim > 0 for i in items)
     # Pass 1: basic indices. Each item maps to an output "slot"; advanced ones keep their dim.
     adv: list[tuple[int, Any]] = []
     slot_of_adv: list[int] = []
@@ -134,7 +149,7 @@ def _apply_slice(x: Array, dim: int, s: slice) -> Array:
     return _apply_slice(rev, dim, slice(n - 1 - start, n - 1 - stop if stop >= 0 else None, -step))
 
 
-def _apply_int(x: Array, dim: int, i: Any) -> Array:
+def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Array:
     n = x.shape[dim]
     if isinstance(i, (int, np.integer)):
         k = int(i)
@@ -148,8 +163,8 @@ def _apply_int(x: Array, dim: int, i: Any) -> Array:
     # A traced scalar index: wrap negatives, then a dynamic slice (clamped, as in JAX).
     idx = ensure_array(i)
     idx_t = idx.dtype
-    n_c = lax._convert_element_type(n, idx_t, False)  # pyright: ignore[reportPrivateUsage]
-    zero = lax._convert_element_type(0, idx_t, False)  # pyright: ignore[reportPrivateUsage]
+    n_c = lax.to_dtype(n, idx_t, False)
+    zero = lax.to_dtype(0, idx_t, False)
     idx = lax.select(lax.lt(idx, zero), lax.add(idx, n_c), idx)
     starts: list[Any] = [np.zeros((), idx_t)] * x.ndim
     starts[dim] = idx
@@ -166,8 +181,8 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob
     idx_dtype = index_arrays[0].dtype
     normalized: list[Array] = []
     for d, a in zip(dims, index_arrays):
-        n = lax._convert_element_type(x.shape[d], idx_dtype, False)  # pyright: ignore[reportPrivateUsage]
-        zero = lax._convert_element_type(0, idx_dtype, False)  # pyright: ignore[reportPrivateUsage]
+        n = lax.to_dtype(x.shape[d], idx_dtype, False)
+        zero = lax.to_dtype(0, idx_dtype, False)
         a = lax.select(lax.lt(a, zero), lax.add(a, n), a)
         normalized.append(jshape.broadcast_to(a, bshape))
     rest = [k for k in range(x.ndim) if k not in dims]
@@ -258,7 +273,7 @@ class _IndexUpdateRef:
 
     def divide(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] /= values``."""
-        one = lax._convert_element_type(1, self._array.dtype, False)  # pyright: ignore[reportPrivateUsage]
+        one = lax.to_dtype(1, self._array.dtype, False)
         return _scatter(self._array, self._index, lax.div(ensure_array(one), lax.convert_element_type(ensure_array(values), self._array.dtype)), "multiply", mode)
 
     def min(self, values: ArrayLike, *, mode: str | None = None) -> Array:

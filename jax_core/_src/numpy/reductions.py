@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -17,7 +17,8 @@ from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axes, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
 
-Axis = int | Sequence[int] | None
+Axis: TypeAlias = int | Sequence[int] | None
+"""What ``axis`` parameters accept: one axis, several, or ``None`` for all of them."""
 
 
 def _reduce(
@@ -76,12 +77,12 @@ def min(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
 
 def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """Whether any element over ``axis`` is true."""
-    return _reduce("any", lax._as_bool(ensure_array(a)), axis, keepdims, lax_red.reduce_or)  # pyright: ignore[reportPrivateUsage]
+    return _reduce("any", lax.as_bool(ensure_array(a)), axis, keepdims, lax_red.reduce_or)
 
 
 def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """Whether every element over ``axis`` is true."""
-    return _reduce("all", lax._as_bool(ensure_array(a)), axis, keepdims, lax_red.reduce_and)  # pyright: ignore[reportPrivateUsage]
+    return _reduce("all", lax.as_bool(ensure_array(a)), axis, keepdims, lax_red.reduce_and)
 
 
 def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
@@ -95,7 +96,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, keepdi
     explicit = user_dtype(dtype, "mean")
     out_dtype = explicit if explicit is not None else dtypes.to_inexact_dtype(arr.dtype) if not dtypes.issubdtype(arr.dtype, np.inexact) else arr.dtype
     total = sum(arr, axis, out_dtype, keepdims)
-    return lax.div(total, lax._convert_element_type(n, out_dtype, False))  # pyright: ignore[reportPrivateUsage]
+    return lax.div(total, lax.to_dtype(n, out_dtype, False))
 
 
 def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | None, keepdims: bool) -> Array:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -109,7 +108,7 @@ def broadcast_to(a: ArrayLike, shape: ShapeLike) -> Array:
     squeezed = [i for i, s in enumerate(arr.shape) if s == 1 and dims[lead + i] != 1]
     if squeezed:
         arr = shape_ops.squeeze(arr, tuple(squeezed))
-    kept = [lead + i for i, s in enumerate(get_aval(a).shape) if i not in squeezed]
+    kept = [lead + i for i in range(get_aval(a).ndim) if i not in squeezed]
     return shape_ops.broadcast_in_dim(arr, dims, tuple(kept))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -15,15 +15,17 @@ from jax_core._src.numpy.util import check_arraylike, promote_dtypes, promote_dt
 from jax_core._src.transforms.jit import make_jit
 from jax_core._src.typing import ArrayLike
 
-_F = TypeVar("_F", bound=Callable[..., Array])
-UnaryFn = Callable[[ArrayLike], Array]
-BinaryFn = Callable[[ArrayLike, ArrayLike], Array]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+UnaryFn: TypeAlias = Callable[[ArrayLike], Array]
+"""An elementwise function of one array (``jnp.sin``, ``jnp.negative``, ...)."""
+BinaryFn: TypeAlias = Callable[[ArrayLike, ArrayLike], Array]
+"""An elementwise function of two arrays, with JAX's type promotion (``jnp.add``, ...)."""
 
 
-def _fast(fn: _F) -> _F:
+def _fast(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """Eager calls go through the C++ jit fast path; under a trace the function is inlined."""
-    out: _F = make_jit(fn, inline=True)
-    return out
+    return make_jit(fn, inline=True)
 
 
 def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> UnaryFn:
@@ -48,40 +50,40 @@ def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> Bin
     return _fast(fn)
 
 
-sin = _one_to_one_unary("sin", lax.sin, inexact=True)
-cos = _one_to_one_unary("cos", lax.cos, inexact=True)
-tan = _one_to_one_unary("tan", lax.tan, inexact=True)
-arcsin = _one_to_one_unary("arcsin", lax.asin, inexact=True)
-arccos = _one_to_one_unary("arccos", lax.acos, inexact=True)
-arctan = _one_to_one_unary("arctan", lax.atan, inexact=True)
-sinh = _one_to_one_unary("sinh", lax.sinh, inexact=True)
-cosh = _one_to_one_unary("cosh", lax.cosh, inexact=True)
-tanh = _one_to_one_unary("tanh", lax.tanh, inexact=True)
-arcsinh = _one_to_one_unary("arcsinh", lax.asinh, inexact=True)
-arccosh = _one_to_one_unary("arccosh", lax.acosh, inexact=True)
-arctanh = _one_to_one_unary("arctanh", lax.atanh, inexact=True)
-exp = _one_to_one_unary("exp", lax.exp, inexact=True)
-exp2 = _one_to_one_unary("exp2", lax.exp2, inexact=True)
-log = _one_to_one_unary("log", lax.log, inexact=True)
-log1p = _one_to_one_unary("log1p", lax.log1p, inexact=True)
-expm1 = _one_to_one_unary("expm1", lax.expm1, inexact=True)
-sqrt = _one_to_one_unary("sqrt", lax.sqrt, inexact=True)
-cbrt = _one_to_one_unary("cbrt", lax.cbrt, inexact=True)
-floor = _one_to_one_unary("floor", lambda x: x if _is_int_or_bool(x) else lax.floor(x))
-ceil = _one_to_one_unary("ceil", lambda x: x if _is_int_or_bool(x) else lax.ceil(x))
-negative = _one_to_one_unary("negative", lax.neg)
-positive = _one_to_one_unary("positive", lambda x: _as_array(x))
-sign = _one_to_one_unary("sign", lax.sign)
-isfinite = _one_to_one_unary("isfinite", lambda x: lax.is_finite(x) if not _is_int_or_bool(x) else lax.eq(x, x))
-logical_not = _one_to_one_unary("logical_not", lambda x: lax.bitwise_not(lax._as_bool(x)))  # pyright: ignore[reportPrivateUsage]
-bitwise_not = _one_to_one_unary("bitwise_not", lax.bitwise_not)
-invert = bitwise_not
-square = _one_to_one_unary("square", lambda x: lax.integer_pow(x, 2))
-reciprocal = _one_to_one_unary("reciprocal", lambda x: lax.integer_pow(x, -1), inexact=True)
-real = _one_to_one_unary("real", lambda x: lax.real(x) if _is_complex(x) else _as_array(x))
-imag = _one_to_one_unary("imag", lambda x: lax.imag(x) if _is_complex(x) else lax.mul(_as_array(x), lax._convert_element_type(0, get_aval(x).dtype, True)))  # pyright: ignore[reportPrivateUsage]
-conjugate = _one_to_one_unary("conjugate", lambda x: lax.conj(x) if _is_complex(x) else _as_array(x))
-conj = conjugate
+sin: UnaryFn = _one_to_one_unary("sin", lax.sin, inexact=True)
+cos: UnaryFn = _one_to_one_unary("cos", lax.cos, inexact=True)
+tan: UnaryFn = _one_to_one_unary("tan", lax.tan, inexact=True)
+arcsin: UnaryFn = _one_to_one_unary("arcsin", lax.asin, inexact=True)
+arccos: UnaryFn = _one_to_one_unary("arccos", lax.acos, inexact=True)
+arctan: UnaryFn = _one_to_one_unary("arctan", lax.atan, inexact=True)
+sinh: UnaryFn = _one_to_one_unary("sinh", lax.sinh, inexact=True)
+cosh: UnaryFn = _one_to_one_unary("cosh", lax.cosh, inexact=True)
+tanh: UnaryFn = _one_to_one_unary("tanh", lax.tanh, inexact=True)
+arcsinh: UnaryFn = _one_to_one_unary("arcsinh", lax.asinh, inexact=True)
+arccosh: UnaryFn = _one_to_one_unary("arccosh", lax.acosh, inexact=True)
+arctanh: UnaryFn = _one_to_one_unary("arctanh", lax.atanh, inexact=True)
+exp: UnaryFn = _one_to_one_unary("exp", lax.exp, inexact=True)
+exp2: UnaryFn = _one_to_one_unary("exp2", lax.exp2, inexact=True)
+log: UnaryFn = _one_to_one_unary("log", lax.log, inexact=True)
+log1p: UnaryFn = _one_to_one_unary("log1p", lax.log1p, inexact=True)
+expm1: UnaryFn = _one_to_one_unary("expm1", lax.expm1, inexact=True)
+sqrt: UnaryFn = _one_to_one_unary("sqrt", lax.sqrt, inexact=True)
+cbrt: UnaryFn = _one_to_one_unary("cbrt", lax.cbrt, inexact=True)
+floor: UnaryFn = _one_to_one_unary("floor", lambda x: _as_array(x) if _is_int_or_bool(x) else lax.floor(x))
+ceil: UnaryFn = _one_to_one_unary("ceil", lambda x: _as_array(x) if _is_int_or_bool(x) else lax.ceil(x))
+negative: UnaryFn = _one_to_one_unary("negative", lax.neg)
+positive: UnaryFn = _one_to_one_unary("positive", lambda x: _as_array(x))
+sign: UnaryFn = _one_to_one_unary("sign", lax.sign)
+isfinite: UnaryFn = _one_to_one_unary("isfinite", lambda x: lax.is_finite(x) if not _is_int_or_bool(x) else lax.eq(x, x))
+logical_not: UnaryFn = _one_to_one_unary("logical_not", lambda x: lax.bitwise_not(lax.as_bool(x)))
+bitwise_not: UnaryFn = _one_to_one_unary("bitwise_not", lax.bitwise_not)
+invert: UnaryFn = bitwise_not
+square: UnaryFn = _one_to_one_unary("square", lambda x: lax.integer_pow(x, 2))
+reciprocal: UnaryFn = _one_to_one_unary("reciprocal", lambda x: lax.integer_pow(x, -1), inexact=True)
+real: UnaryFn = _one_to_one_unary("real", lambda x: lax.real(x) if _is_complex(x) else _as_array(x))
+imag: UnaryFn = _one_to_one_unary("imag", lambda x: lax.imag(x) if _is_complex(x) else lax.mul(_as_array(x), lax.to_dtype(0, get_aval(x).dtype, True)))
+conjugate: UnaryFn = _one_to_one_unary("conjugate", lambda x: lax.conj(x) if _is_complex(x) else _as_array(x))
+conj: UnaryFn = conjugate
 
 
 def _absolute(x: ArrayLike) -> Array:
@@ -90,15 +92,15 @@ def _absolute(x: ArrayLike) -> Array:
     return lax.abs(x)
 
 
-absolute = _one_to_one_unary("absolute", _absolute)
-abs = absolute
+absolute: UnaryFn = _one_to_one_unary("absolute", _absolute)
+abs: UnaryFn = absolute
 
-add = _one_to_one_binary("add", lambda x, y: lax.bitwise_or(x, y) if _is_bool(x) else lax.add(x, y))
-subtract = _one_to_one_binary("subtract", lax.sub)
-multiply = _one_to_one_binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else lax.mul(x, y))
-true_divide = _one_to_one_binary("true_divide", lax.div, inexact=True)
-divide = true_divide
-_power_promoted = _one_to_one_binary("power", lambda x, y: _power(x, y))
+add: BinaryFn = _one_to_one_binary("add", lambda x, y: lax.bitwise_or(x, y) if _is_bool(x) else lax.add(x, y))
+subtract: BinaryFn = _one_to_one_binary("subtract", lax.sub)
+multiply: BinaryFn = _one_to_one_binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else lax.mul(x, y))
+true_divide: BinaryFn = _one_to_one_binary("true_divide", lax.div, inexact=True)
+divide: BinaryFn = true_divide
+_power_promoted: BinaryFn = _one_to_one_binary("power", lambda x, y: _power(x, y))
 
 
 def power(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -109,24 +111,24 @@ def power(x: ArrayLike, y: ArrayLike, /) -> Array:
         if int(y) >= 0 or not _is_int_or_bool(base):
             return lax.integer_pow(base, int(y))
     return _power_promoted(x, y)
-maximum = _one_to_one_binary("maximum", lax.max)
-minimum = _one_to_one_binary("minimum", lax.min)
-arctan2 = _one_to_one_binary("arctan2", lax.atan2, inexact=True)
-equal = _one_to_one_binary("equal", lax.eq)
-not_equal = _one_to_one_binary("not_equal", lax.ne)
-less = _one_to_one_binary("less", lax.lt)
-less_equal = _one_to_one_binary("less_equal", lax.le)
-greater = _one_to_one_binary("greater", lax.gt)
-greater_equal = _one_to_one_binary("greater_equal", lax.ge)
-bitwise_and = _one_to_one_binary("bitwise_and", lax.bitwise_and)
-bitwise_or = _one_to_one_binary("bitwise_or", lax.bitwise_or)
-bitwise_xor = _one_to_one_binary("bitwise_xor", lax.bitwise_xor)
-left_shift = _one_to_one_binary("left_shift", lax.shift_left)
-right_shift = _one_to_one_binary("right_shift", lambda x, y: lax.shift_right_logical(x, y) if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger) else lax.shift_right_arithmetic(x, y))
-logical_and = _one_to_one_binary("logical_and", lambda x, y: lax.bitwise_and(lax._as_bool(x), lax._as_bool(y)))  # pyright: ignore[reportPrivateUsage]
-logical_or = _one_to_one_binary("logical_or", lambda x, y: lax.bitwise_or(lax._as_bool(x), lax._as_bool(y)))  # pyright: ignore[reportPrivateUsage]
-logical_xor = _one_to_one_binary("logical_xor", lambda x, y: lax.bitwise_xor(lax._as_bool(x), lax._as_bool(y)))  # pyright: ignore[reportPrivateUsage]
-nextafter = _one_to_one_binary("nextafter", lax.nextafter, inexact=True)
+maximum: BinaryFn = _one_to_one_binary("maximum", lax.max)
+minimum: BinaryFn = _one_to_one_binary("minimum", lax.min)
+arctan2: BinaryFn = _one_to_one_binary("arctan2", lax.atan2, inexact=True)
+equal: BinaryFn = _one_to_one_binary("equal", lax.eq)
+not_equal: BinaryFn = _one_to_one_binary("not_equal", lax.ne)
+less: BinaryFn = _one_to_one_binary("less", lax.lt)
+less_equal: BinaryFn = _one_to_one_binary("less_equal", lax.le)
+greater: BinaryFn = _one_to_one_binary("greater", lax.gt)
+greater_equal: BinaryFn = _one_to_one_binary("greater_equal", lax.ge)
+bitwise_and: BinaryFn = _one_to_one_binary("bitwise_and", lax.bitwise_and)
+bitwise_or: BinaryFn = _one_to_one_binary("bitwise_or", lax.bitwise_or)
+bitwise_xor: BinaryFn = _one_to_one_binary("bitwise_xor", lax.bitwise_xor)
+left_shift: BinaryFn = _one_to_one_binary("left_shift", lax.shift_left)
+right_shift: BinaryFn = _one_to_one_binary("right_shift", lambda x, y: lax.shift_right_logical(x, y) if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger) else lax.shift_right_arithmetic(x, y))
+logical_and: BinaryFn = _one_to_one_binary("logical_and", lambda x, y: lax.bitwise_and(lax.as_bool(x), lax.as_bool(y)))
+logical_or: BinaryFn = _one_to_one_binary("logical_or", lambda x, y: lax.bitwise_or(lax.as_bool(x), lax.as_bool(y)))
+logical_xor: BinaryFn = _one_to_one_binary("logical_xor", lambda x, y: lax.bitwise_xor(lax.as_bool(x), lax.as_bool(y)))
+nextafter: BinaryFn = _one_to_one_binary("nextafter", lax.nextafter, inexact=True)
 
 
 def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
@@ -135,33 +137,33 @@ def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
         raise TypeError("floor_divide does not accept dtype bool.")
     if dtypes.issubdtype(dt, np.integer):
         # Round toward negative infinity: adjust C-style truncation where signs differ.
-        zero = lax._convert_element_type(0, dt, True)  # pyright: ignore[reportPrivateUsage]
+        zero = lax.to_dtype(0, dt, True)
         q = lax.div(x, y)
         r = lax.rem(x, y)
         fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(y, zero)))
-        one = lax._convert_element_type(1, dt, True)  # pyright: ignore[reportPrivateUsage]
+        one = lax.to_dtype(1, dt, True)
         return lax.select(fix, lax.sub(q, one), q)
     return lax.floor(lax.div(x, y))
 
 
 def _remainder(x: ArrayLike, y: ArrayLike) -> Array:
     dt = get_aval(x).dtype
-    zero = lax._convert_element_type(0, dt, True)  # pyright: ignore[reportPrivateUsage]
+    zero = lax.to_dtype(0, dt, True)
     r = lax.rem(x, y)
     fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(y, zero)))
     return lax.select(fix, lax.add(r, y), r)
 
 
-floor_divide = _one_to_one_binary("floor_divide", _floor_divide)
-remainder = _one_to_one_binary("remainder", _remainder)
-mod = remainder
-fmod = _one_to_one_binary("fmod", lax.rem)
+floor_divide: BinaryFn = _one_to_one_binary("floor_divide", _floor_divide)
+remainder: BinaryFn = _one_to_one_binary("remainder", _remainder)
+mod: BinaryFn = remainder
+fmod: BinaryFn = _one_to_one_binary("fmod", lax.rem)
 
 
 def _power(x: ArrayLike, y: ArrayLike) -> Array:
     dt = get_aval(x).dtype
     if dtypes.issubdtype(dt, np.integer) or dt == np.bool_:
-        if isinstance(y, (int, np.integer)) or (not isinstance(y, Array) and np.ndim(y) == 0):
+        if isinstance(y, (int, np.integer)) or (not isinstance(y, Array) and get_aval(y).ndim == 0):
             exponent = int(np.asarray(y))
             if exponent < 0:
                 raise ValueError("Integers to negative integer powers are not allowed.")

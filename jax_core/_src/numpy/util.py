@@ -35,7 +35,7 @@ def promote_dtypes(*args: ArrayLike) -> list[ArrayLike]:
         return list(args)
     pairs = [(get_aval(a).dtype, dtypes.is_weakly_typed(a) if not isinstance(a, (Tracer, Array)) else get_aval(a).weak_type) for a in args]
     to_dtype, weak = dtypes.lattice_result_type(*pairs)
-    return [lax._convert_element_type(a, to_dtype, weak) for a in args]
+    return [lax.to_dtype(a, to_dtype, weak) for a in args]
 
 
 def promote_dtypes_inexact(*args: ArrayLike) -> list[ArrayLike]:
@@ -46,7 +46,7 @@ def promote_dtypes_inexact(*args: ArrayLike) -> list[ArrayLike]:
         aval = get_aval(a)
         weak = aval.weak_type if isinstance(a, Array) else dtypes.is_weakly_typed(a)
         if not dtypes.issubdtype(aval.dtype, np.inexact):
-            out.append(lax._convert_element_type(a, dtypes.to_inexact_dtype(aval.dtype), weak))
+            out.append(lax.to_dtype(a, dtypes.to_inexact_dtype(aval.dtype), weak))
         else:
             out.append(a)
     return out

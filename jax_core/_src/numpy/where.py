@@ -16,7 +16,7 @@ def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike, /) -> Array:
     ``jnp.nonzero`` with a static ``size``.
     """
     check_arraylike("where", condition, x, y)
-    cond = lax._as_bool(condition)  # pyright: ignore[reportPrivateUsage]
+    cond = lax.as_bool(condition)
     a, b = promote_dtypes(x, y)
     shape = jshape.broadcast_shapes(jshape.shape(cond), jshape.shape(a), jshape.shape(b))
     return lax.select(jshape.broadcast_to(cond, shape), jshape.broadcast_to(ensure_array(a), shape), jshape.broadcast_to(ensure_array(b), shape))

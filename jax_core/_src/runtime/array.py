@@ -8,30 +8,44 @@ and registers it as a virtual subclass of ``jax_core.Array``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, Final, NoReturn, cast
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import config, dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lib import _jax
+from jax_core._src.lib import jax_ext
 from jax_core._src.runtime import client
 
-ArrayImpl: type[Any] = _jax.ArrayImpl
+if TYPE_CHECKING:
+    from jax_core._src.sharding import Device
+
+# jaxlib's C++ class is untyped: its instances are ``Any`` to checkers, and the
+# Python surface installed on it below is declared on ``jax_core.Array``.
+ArrayImpl: type[Any] = jax_ext.ArrayImpl
 """The concrete device array type (jaxlib's C++ class with jax_core's methods)."""
 
 Array.register(ArrayImpl)
 
-_COPY = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
+_COPY: Final[object] = jax_ext.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
 
 
-def _to_numpy_canonical(x: Any) -> tuple[np.ndarray[Any, Any], bool]:
+def _is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]:
+    return isinstance(x, np.ndarray)
+
+
+def _is_scalar(x: object) -> TypeIs[bool | int | float | complex | np.generic[Any]]:
+    return isinstance(x, (bool, int, float, complex, np.generic))
+
+
+def _to_numpy_canonical(x: object) -> tuple[np.ndarray[Any, Any], bool]:
     """Converts a host value to a NumPy array of its canonical dtype, and its weak flag."""
     weak = dtypes.is_weakly_typed(x)
-    if isinstance(x, np.ndarray):
-        arr: np.ndarray[Any, Any] = x
-    elif isinstance(x, (bool, int, float, complex, np.generic)):
+    if _is_ndarray(x):
+        arr = x
+    elif _is_scalar(x):
         arr = np.asarray(x, dtypes.dtype(x, canonicalize=True))
     else:
         raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")
@@ -47,12 +61,12 @@ def _to_numpy_canonical(x: Any) -> tuple[np.ndarray[Any, Any], bool]:
     return arr, weak
 
 
-def device_put_host(x: Any, device: Any | None = None, *, committed: bool = False) -> Any:
+def device_put_host(x: object, device: Device | None = None, *, committed: bool = False) -> Array:
     """Copies a host value (NumPy array or scalar) to a device; returns an ``ArrayImpl``."""
     arr, weak = _to_numpy_canonical(x)
     dev = client.default_device() if device is None else device
     aval = ShapedArray(arr.shape, arr.dtype, weak)
-    return _jax.batched_device_put(
+    out: Array = jax_ext.batched_device_put(
         aval,
         client.single_device_sharding(dev),
         [arr],
@@ -62,6 +76,7 @@ def device_put_host(x: Any, device: Any | None = None, *, committed: bool = Fals
         _COPY,
         config.enable_x64.value,
     )
+    return out
 
 
 def _value(self: Any) -> np.ndarray[Any, Any]:
@@ -198,13 +213,13 @@ def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
 
 
 def _rebuild(value: np.ndarray[Any, Any], weak_type: bool) -> Any:
-    arr = device_put_host(value)
+    arr: Any = device_put_host(value)
     if weak_type:
         arr = arr._rewrap_with_aval_and_sharding(arr.aval.update(weak_type=True), arr._sharding)
     return arr
 
 
-def _devices(self: Any) -> set[Any]:
+def _devices(self: Any) -> set[Device]:
     """The set of devices holding (part of) the array."""
     return set(_sharding_property(self).device_set)
 
@@ -213,6 +228,10 @@ def _format(self: Any, spec: str) -> str:
     if self.ndim == 0:
         return format(_value(self)[()], spec)
     return format(_value(self), spec)
+
+
+def _str(self: Any) -> str:
+    return str(_value(self))
 
 
 def _copy_to_host_async(self: Any) -> None:
@@ -233,7 +252,7 @@ _SURFACE: dict[str, Any] = {
     "_value": property(_value),
     "__array__": _array,
     "__repr__": _repr,
-    "__str__": lambda self: str(_value(self)),
+    "__str__": _str,
     "__format__": _format,
     "__bool__": _bool,
     "__int__": _int,

@@ -4,15 +4,103 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, cast
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol, cast
 
-from jax_core._src.lib import _jax, xla_client
+from jax_core._src.lib import jax_ext, xla_client
 
-Device = Any
-"""A jaxlib device (``CpuDevice(id=0)``)."""
+if TYPE_CHECKING:
+    from jax_core._src.lib.mlir import ir
+    from jax_core._src.sharding import Device
 
-Client = Any
-"""A jaxlib PjRt client."""
+# ``xla_client`` is typed, but what it re-exports from the stubless ``_jax`` extension
+# (``make_cpu_client``'s ``Client``) is unknown to checkers: it is reached through
+# ``ModuleType`` (attributes are ``Any``) and typed by the Protocols below.
+_xc: ModuleType = xla_client
+
+
+class HloModule(Protocol):
+    """jaxlib's ``HloModule``: an XLA HLO module of a compiled executable."""
+
+    def to_string(self) -> str:
+        """The module as HLO text."""
+        ...
+
+
+class ExecuteResults(Protocol):
+    """jaxlib's ``ExecuteResults``: the per-device output buffers of one execution."""
+
+    def consume_with_handlers(self, out_handlers: Sequence[object], /) -> list[object]:
+        """Builds the output arrays with one result handler per output."""
+        ...
+
+
+class LoadedExecutable(Protocol):
+    """jaxlib's ``LoadedExecutable``: a computation compiled and loaded on devices."""
+
+    def execute_sharded(self, arguments: Sequence[object], /) -> ExecuteResults:
+        """Runs on one device array per argument (asynchronously)."""
+        ...
+
+    def hlo_modules(self) -> list[HloModule]:
+        """The optimized HLO modules XLA compiled."""
+        ...
+
+    def cost_analysis(self) -> object:
+        """XLA's cost estimates: a ``dict[str, float | ...]`` (a list of them in old jaxlibs)."""
+        ...
+
+
+class DeviceList(Protocol):
+    """jaxlib's ``DeviceList``: an immutable, hashable tuple of devices."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int, /) -> Device: ...
+
+
+class CompileOptions(Protocol):
+    """jaxlib's ``CompileOptions`` (XLA compilation settings); used as built."""
+
+
+class Client(Protocol):
+    """jaxlib's PjRt ``Client``: the part of it jax_core uses."""
+
+    @property
+    def platform(self) -> str:
+        """The platform name, e.g. ``'cpu'``."""
+        ...
+
+    def process_index(self) -> int:
+        """The index of this process."""
+        ...
+
+    def devices(self) -> list[Device]:
+        """All devices of the client (of every process)."""
+        ...
+
+    def local_devices(self) -> list[Device]:
+        """The devices attached to this process."""
+        ...
+
+    def compile_and_load(
+        self,
+        computation: ir.Module,
+        executable_devices: DeviceList,
+        compile_options: CompileOptions,
+        /,
+    ) -> LoadedExecutable:
+        """Compiles a StableHLO module and loads it on ``executable_devices``."""
+        ...
+
+
+class CppSharding(Protocol):
+    """A sharding of jaxlib's C++ runtime (here ``_jax.SingleDeviceSharding``).
+
+    jax_core only passes these back to jaxlib (transfers, result handlers, the jit
+    fast path); :func:`jax_core._src.sharding.from_cpp_sharding` maps them to
+    jax_core shardings.
+    """
 
 
 def _requested_platforms() -> list[str]:
@@ -30,17 +118,17 @@ def backend() -> Client:
             "'cpu' platform only (jaxlib's CPU client); GPU/TPU backends are not implemented. "
             "Unset JAX_PLATFORMS or set it to 'cpu'."
         )
-    return xla_client.make_cpu_client()
+    return cast(Client, _xc.make_cpu_client())
 
 
 def devices() -> list[Device]:
     """All devices of the backend."""
-    return cast(list[Device], backend().devices())
+    return backend().devices()
 
 
 def local_devices() -> list[Device]:
     """The devices attached to this process."""
-    return cast(list[Device], backend().local_devices())
+    return backend().local_devices()
 
 
 def device_count() -> int:
@@ -54,11 +142,11 @@ def default_device() -> Device:
 
 
 @functools.cache
-def single_device_sharding(device: Device) -> Any:
+def single_device_sharding(device: Device) -> CppSharding:
     """The cached ``SingleDeviceSharding`` of one device."""
-    return _jax.SingleDeviceSharding(device)
+    return cast(CppSharding, jax_ext.SingleDeviceSharding(device))
 
 
-def device_list(devs: tuple[Device, ...]) -> Any:
+def device_list(devs: tuple[Device, ...]) -> DeviceList:
     """A jaxlib ``DeviceList``."""
-    return _jax.DeviceList(devs)
+    return cast(DeviceList, jax_ext.DeviceList(devs))

@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lib import _jax, xla_client
+from jax_core._src.lib import jax_ext, xla_client
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
 from jax_core._src.runtime import client
+from jax_core._src.runtime.client import CompileOptions, CppSharding, LoadedExecutable
+
+if TYPE_CHECKING:
+    from jax_core._src.sharding import Device
+
+# ``xla_client.CompileOptions`` comes from the stubless ``_jax`` extension (see client.py).
+_xc: ModuleType = xla_client
 
 
 @dataclasses.dataclass(frozen=True)
 class Executable:
     """A compiled computation loaded on one device, with its result handlers."""
 
-    loaded: Any
+    loaded: LoadedExecutable
     in_avals: tuple[ShapedArray, ...]
     out_avals: tuple[ShapedArray, ...]
-    out_shardings: tuple[Any, ...]
-    handlers: tuple[Any, ...]
-    device: Any
+    out_shardings: tuple[CppSharding, ...]
+    handlers: tuple[object, ...]  # jaxlib ``ResultHandler``s, opaque to Python
+    device: Device
 
     def call(self, args: Sequence[Any]) -> list[Any]:
         """Runs on device arrays; returns device arrays (asynchronously computed)."""
@@ -36,19 +44,24 @@ class Executable:
 
     def cost_analysis(self) -> dict[str, float]:
         """XLA's cost estimates (flops, bytes accessed, ...)."""
-        raw: Any = self.loaded.cost_analysis()
+        raw = self.loaded.cost_analysis()
         if isinstance(raw, list):
-            raw = raw[0] if raw else {}
-        return {str(k): float(v) for k, v in dict(raw).items()}
+            entries = cast(list[object], raw)
+            if not entries:
+                return {}
+            raw = entries[0]
+        return {str(k): float(v) for k, v in dict(cast(Mapping[str, Any], raw)).items()}
 
 
-def compile_module(lowered: LoweredModule, device: Any | None = None) -> Executable:
+def compile_module(lowered: LoweredModule, device: Device | None = None) -> Executable:
     """Compiles a lowered module for one device."""
     dev = client.default_device() if device is None else device
-    options = xla_client.CompileOptions()
+    options = cast(CompileOptions, _xc.CompileOptions())
     loaded = client.backend().compile_and_load(lowered.module, client.device_list((dev,)), options)
     sharding = client.single_device_sharding(dev)
-    handlers = tuple(_jax.array_result_handler(a, sharding, False) for a in lowered.out_avals)
+    handlers: tuple[object, ...] = tuple(
+        jax_ext.array_result_handler(a, sharding, False) for a in lowered.out_avals
+    )
     return Executable(
         loaded,
         lowered.in_avals,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, Generic, Literal, ParamSpec, Protocol, TypeVar, overload
 
 from jax_core._src import config
 from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
@@ -106,11 +106,12 @@ def _struct_aval(x: Any) -> ShapedArray:
 
 class _MakeJaxpr(Generic[P]):
     def __init__(self, fun: Callable[P, Any], static_argnums: tuple[int, ...], return_shape: bool) -> None:
-        self._fun = fun
+        # Called with arguments rebuilt from flat leaves, so kept without its signature.
+        self._fun: Callable[..., Any] = fun
         self._static = static_argnums
         self._return_shape = return_shape
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Any:
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> ClosedJaxpr | tuple[ClosedJaxpr, Any]:
         static = {i: a for i, a in enumerate(args) if i in self._static}
         dyn = [a for i, a in enumerate(args) if i not in self._static]
         leaves, in_tree = tree_flatten((tuple(dyn), dict(kwargs)))
@@ -133,15 +134,42 @@ class _MakeJaxpr(Generic[P]):
         return jaxpr
 
 
-def make_jaxpr(fun: Callable[P, Any], static_argnums: int | Sequence[int] = (), return_shape: bool = False) -> Callable[P, ClosedJaxpr]:
+@overload
+def make_jaxpr(
+    fun: Callable[P, Any], static_argnums: int | Sequence[int] = (), return_shape: Literal[False] = False
+) -> Callable[P, ClosedJaxpr]: ...
+
+
+@overload
+def make_jaxpr(
+    fun: Callable[P, Any], static_argnums: int | Sequence[int] = (), *, return_shape: Literal[True]
+) -> Callable[P, tuple[ClosedJaxpr, Any]]: ...
+
+
+@overload
+def make_jaxpr(
+    fun: Callable[P, Any], static_argnums: int | Sequence[int], return_shape: Literal[True]
+) -> Callable[P, tuple[ClosedJaxpr, Any]]: ...
+
+
+@overload
+def make_jaxpr(
+    fun: Callable[P, Any], static_argnums: int | Sequence[int] = (), return_shape: bool = False
+) -> Callable[P, ClosedJaxpr | tuple[ClosedJaxpr, Any]]: ...
+
+
+def make_jaxpr(
+    fun: Callable[P, Any], static_argnums: int | Sequence[int] = (), return_shape: bool = False
+) -> Callable[P, ClosedJaxpr | tuple[ClosedJaxpr, Any]]:
     """Returns a function that traces ``fun`` and gives its jaxpr (``ClosedJaxpr``).
 
     ``make_jaxpr(f)(x)`` prints as JAX's text format, e.g.
-    ``{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }``.
+    ``{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }``. With
+    ``return_shape=True`` it gives ``(jaxpr, out_shapes)``, the output shapes and
+    dtypes as a pytree of ``ShapeDtypeStruct``.
     """
     nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-    out: Callable[P, ClosedJaxpr] = _MakeJaxpr(fun, nums, return_shape)
-    return out
+    return _MakeJaxpr(fun, nums, return_shape)
 
 
 def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -160,7 +188,7 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 @contextlib.contextmanager
-def disable_jit(disable: bool = True) -> Iterator[None]:
+def disable_jit(disable: bool = True) -> Generator[None]:
     """Runs ``jit``-decorated functions op by op (for debugging with print and pdb)."""
     with config.disable_jit(disable):
         yield

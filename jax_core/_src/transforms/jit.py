@@ -14,24 +14,32 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar, cast
 
 import numpy as np
 
 from jax_core._src import config
+from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, current_trace, eval_trace
 from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_invars, get_aval, trace_to_jaxpr
-from jax_core._src.lib import _jax
+from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContext, lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime.client import CppSharding
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.transfer import ensure_single_device
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+if TYPE_CHECKING:
+    from jax_core._src.transforms.api import Jitted
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 # -- the jit primitive (a staged call) ---------------------------------------------------
@@ -39,7 +47,9 @@ def _jit_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, name: str) -> li
     return jaxpr.out_avals
 
 
-def _jit_lower(ctx: LoweringRuleContext, *args: ir.Value, jaxpr: ClosedJaxpr, name: str) -> list[ir.Value]:
+def _jit_lower(
+    ctx: LoweringRuleContext, *args: ir.Value[ir.Type], jaxpr: ClosedJaxpr, name: str
+) -> list[ir.Value[ir.Type]]:
     return ctx.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, args)
 
 
@@ -54,7 +64,8 @@ def _normalize_argnums(argnums: int | Sequence[int] | None, nargs: int | None, w
     items = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     out: list[int] = []
     for i in items:
-        if not isinstance(i, (int, np.integer)) or isinstance(i, bool):
+        # Validates callers that are not type-checked (e.g. ``static_argnums="x"``).
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"{what} must be an int or a sequence of ints, got {argnums!r}")
         i = int(i)
         if nargs is not None:
@@ -348,13 +359,13 @@ def _to_device(x: Any) -> Any:
     return device_put_host(x)
 
 
-def _jax_sharding(exe: Executable) -> Any:
+def _jax_sharding(exe: Executable) -> CppSharding:
     from jax_core._src.runtime import client
 
     return client.single_device_sharding(exe.device)
 
 
-def _shard_arg_fallback(x: Any, sharding: Any, layout: Any, *rest: Any) -> Any:
+def _shard_arg_fallback(x: object, sharding: object, layout: object, *rest: object) -> Array:
     return device_put_host(x)
 
 
@@ -362,17 +373,18 @@ _global_cache_key = object()
 
 
 def make_jit(
-    fun: Callable[..., Any],
+    fun: Callable[P, R],
     *,
     static_argnums: int | Sequence[int] | None = None,
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
     inline: bool = False,
-) -> Any:
+) -> Jitted[P, R]:
     """Builds the C++-dispatched jitted callable for ``fun`` (see ``jax_core.jit``)."""
     jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline)
-    cpp = _jax.pjit(
+    # jaxlib's C++ ``PjitFunction`` is untyped; the attributes set below make it a ``Jitted``.
+    cpp: Any = jax_ext.pjit(
         jf.name,
         fun,
         jf.cache_miss,
@@ -381,13 +393,13 @@ def make_jit(
         _global_cache_key,
         default_registry,
         _shard_arg_fallback,
-        _jax.PjitFunctionCache(capacity=4096),
+        jax_ext.PjitFunctionCache(capacity=4096),
     )
-    wrapped = functools.wraps(fun)(cpp)
+    wrapped: Any = functools.wraps(fun)(cpp)
     wrapped._fun = fun
     wrapped._jit = jf
     wrapped.lower = jf.lower
     wrapped.trace = jf.trace
     wrapped.eval_shape = jf.eval_shape
-    return wrapped
+    return cast("Jitted[P, R]", wrapped)
 
