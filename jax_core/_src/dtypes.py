@@ -197,7 +197,7 @@ string_dtype: np.dtypes.StringDType = np.dtypes.StringDType()
 
 # Ordered from narrow to wide within each class; the order matters only for the
 # lattice's error messages and for enumerating types in tests.
-_CUSTOM_FLOAT_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = (
+CUSTOM_FLOAT_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = (
     float4_e2m1fn,
     float6_e2m3fn,
     float6_e3m2fn,
@@ -211,10 +211,10 @@ _CUSTOM_FLOAT_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = (
     float8_e5m2fnuz,
     bfloat16,
 )
-_CUSTOM_FLOAT_DTYPES: Final[frozenset[DType]] = frozenset(
-    np.dtype(t) for t in _CUSTOM_FLOAT_SCALAR_TYPES
+CUSTOM_FLOAT_DTYPES: Final[frozenset[DType]] = frozenset(
+    np.dtype(t) for t in CUSTOM_FLOAT_SCALAR_TYPES
 )
-_FLOAT8_DTYPES: Final[frozenset[DType]] = frozenset(
+FLOAT8_DTYPES: Final[frozenset[DType]] = frozenset(
     np.dtype(t)
     for t in (
         float8_e3m4,
@@ -227,32 +227,32 @@ _FLOAT8_DTYPES: Final[frozenset[DType]] = frozenset(
         float8_e5m2fnuz,
     )
 )
-_FLOAT6_DTYPES: Final[frozenset[DType]] = frozenset(
+FLOAT6_DTYPES: Final[frozenset[DType]] = frozenset(
     np.dtype(t) for t in (float6_e2m3fn, float6_e3m2fn)
 )
-_FLOAT4_DTYPES: Final[frozenset[DType]] = frozenset({np.dtype(float4_e2m1fn)})
+FLOAT4_DTYPES: Final[frozenset[DType]] = frozenset({np.dtype(float4_e2m1fn)})
 
-_SIGNED_INTN_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = tuple(
+SIGNED_INTN_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = tuple(
     t for t in (int1, int2, int4) if t is not None
 )
-_UNSIGNED_INTN_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = tuple(
+UNSIGNED_INTN_SCALAR_TYPES: Final[tuple[type[np.generic[Any]], ...]] = tuple(
     t for t in (uint1, uint2, uint4) if t is not None
 )
-_INTN_DTYPES: Final[frozenset[DType]] = frozenset(
-    np.dtype(t) for t in _SIGNED_INTN_SCALAR_TYPES + _UNSIGNED_INTN_SCALAR_TYPES
+INTN_DTYPES: Final[frozenset[DType]] = frozenset(
+    np.dtype(t) for t in SIGNED_INTN_SCALAR_TYPES + UNSIGNED_INTN_SCALAR_TYPES
 )
 
 _BOOL_DTYPES: Final[tuple[DType, ...]] = (np.dtype(np.bool_),)
 _UNSIGNED_DTYPES: Final[tuple[DType, ...]] = (
-    *(np.dtype(t) for t in _UNSIGNED_INTN_SCALAR_TYPES),
+    *(np.dtype(t) for t in UNSIGNED_INTN_SCALAR_TYPES),
     *(np.dtype(name) for name in ("uint8", "uint16", "uint32", "uint64")),
 )
 _SIGNED_DTYPES: Final[tuple[DType, ...]] = (
-    *(np.dtype(t) for t in _SIGNED_INTN_SCALAR_TYPES),
+    *(np.dtype(t) for t in SIGNED_INTN_SCALAR_TYPES),
     *(np.dtype(name) for name in ("int8", "int16", "int32", "int64")),
 )
 _FLOAT_DTYPES: Final[tuple[DType, ...]] = (
-    *(np.dtype(t) for t in _CUSTOM_FLOAT_SCALAR_TYPES),
+    *(np.dtype(t) for t in CUSTOM_FLOAT_SCALAR_TYPES),
     np.dtype("float16"),
     np.dtype("float32"),
     np.dtype("float64"),
@@ -265,10 +265,10 @@ _NUMERIC_DTYPES: Final[tuple[DType, ...]] = (
     *_FLOAT_DTYPES,
     *_COMPLEX_DTYPES,
 )
-_PROMOTABLE_DTYPES: Final[tuple[DType, ...]] = (*_BOOL_DTYPES, *_NUMERIC_DTYPES)
+PROMOTABLE_DTYPES: Final[tuple[DType, ...]] = (*_BOOL_DTYPES, *_NUMERIC_DTYPES)
 """Every dtype that takes part in type promotion, in JAX's order."""
 
-_JAX_DTYPE_SET: Final[frozenset[DType]] = frozenset({float0, string_dtype, *_PROMOTABLE_DTYPES})
+_JAX_DTYPE_SET: Final[frozenset[DType]] = frozenset({float0, string_dtype, *PROMOTABLE_DTYPES})
 """Every dtype a JAX array may have (apart from extended dtypes)."""
 
 _DTYPE_KINDS: Final[Mapping[str, frozenset[DType]]] = {
@@ -292,7 +292,7 @@ python_scalar_dtypes: Final[Mapping[type[Any], DType]] = {
 }
 """The (uncanonicalized) dtype of each Python scalar type."""
 
-_WEAK_PYTHON_TYPES: Final[tuple[type[Any], ...]] = (int, float, complex)
+WEAK_PYTHON_TYPES: Final[tuple[type[Any], ...]] = (int, float, complex)
 
 # ---------------------------------------------------------------------------
 # Defaults and canonicalization.
@@ -562,7 +562,7 @@ def is_weakly_typed(x: object) -> bool:
 
     Python ``bool`` values are not weak (bool has no narrower type to adapt to).
     """
-    if type(x) in _WEAK_PYTHON_TYPES:
+    if type(x) in WEAK_PYTHON_TYPES:
         return True
     return _weak_type_attr(x) is True
 
@@ -579,9 +579,9 @@ def is_python_scalar(x: object) -> bool:
 def scalar_type_of(x: Any) -> type[Any]:
     """The Python scalar type (bool, int, float or complex) matching the dtype of ``x``."""
     typ = dtype(x)
-    if typ in _CUSTOM_FLOAT_DTYPES:
+    if typ in CUSTOM_FLOAT_DTYPES:
         return float
-    if typ in _INTN_DTYPES:
+    if typ in INTN_DTYPES:
         return int
     if np.issubdtype(typ, np.bool_):
         return bool
@@ -693,11 +693,11 @@ def _issubdtype_uncached(a: _IssubdtypeArg, b: _IssubdtypeArg) -> bool:
     a_sc = a.type if isinstance(a, ExtendedDType) else _scalar_class(a)
     b_sc = _scalar_class(b)
     # ml_dtypes' scalar classes are not subclasses of np.floating / np.integer.
-    if a_sc in _CUSTOM_FLOAT_SCALAR_TYPES:
+    if a_sc in CUSTOM_FLOAT_SCALAR_TYPES:
         return b_sc in (a_sc, np.floating, np.inexact, np.number, np.generic)
-    if a_sc in _SIGNED_INTN_SCALAR_TYPES:
+    if a_sc in SIGNED_INTN_SCALAR_TYPES:
         return b_sc in (a_sc, np.signedinteger, np.integer, np.number, np.generic)
-    if a_sc in _UNSIGNED_INTN_SCALAR_TYPES:
+    if a_sc in UNSIGNED_INTN_SCALAR_TYPES:
         return b_sc in (a_sc, np.unsignedinteger, np.integer, np.number, np.generic)
     return bool(np.issubdtype(a_sc, b_sc))
 

@@ -14,17 +14,17 @@ import numpy as np
 
 from jax_core._src import config
 from jax_core._src.typing import DType, DTypeLike
-from jax_core._src.dtypes import (  # pyright: ignore[reportPrivateUsage]
-    _CUSTOM_FLOAT_DTYPES,
-    _CUSTOM_FLOAT_SCALAR_TYPES,
-    _FLOAT4_DTYPES,
-    _FLOAT6_DTYPES,
-    _FLOAT8_DTYPES,
-    _INTN_DTYPES,
-    _PROMOTABLE_DTYPES,
-    _SIGNED_INTN_SCALAR_TYPES,
-    _UNSIGNED_INTN_SCALAR_TYPES,
-    _WEAK_PYTHON_TYPES,
+from jax_core._src.dtypes import (
+    CUSTOM_FLOAT_DTYPES,
+    CUSTOM_FLOAT_SCALAR_TYPES,
+    FLOAT4_DTYPES,
+    FLOAT6_DTYPES,
+    FLOAT8_DTYPES,
+    INTN_DTYPES,
+    PROMOTABLE_DTYPES,
+    SIGNED_INTN_SCALAR_TYPES,
+    UNSIGNED_INTN_SCALAR_TYPES,
+    WEAK_PYTHON_TYPES,
     bfloat16,
     canonicalize_dtype,
     default_float_dtype,
@@ -62,8 +62,8 @@ _WEAK_NODE_DISPLAY: Final[Mapping[str, str]] = {
     _WEAK_FLOAT: str(float),
     _WEAK_COMPLEX: str(complex),
 }
-_NODE_OF_DTYPE: Final[Mapping[DType, str]] = {d: d.name for d in _PROMOTABLE_DTYPES}
-_DTYPE_OF_NODE: Final[Mapping[str, DType]] = {d.name: d for d in _PROMOTABLE_DTYPES}
+_NODE_OF_DTYPE: Final[Mapping[DType, str]] = {d: d.name for d in PROMOTABLE_DTYPES}
+_DTYPE_OF_NODE: Final[Mapping[str, DType]] = {d.name: d for d in PROMOTABLE_DTYPES}
 
 
 def _type_promotion_lattice(x64: bool) -> dict[str, list[str]]:
@@ -76,9 +76,9 @@ def _type_promotion_lattice(x64: bool) -> dict[str, list[str]]:
     types (and weak float only reaches the floats).
     """
     sub_byte_ints = [
-        np.dtype(t).name for t in _UNSIGNED_INTN_SCALAR_TYPES + _SIGNED_INTN_SCALAR_TYPES
+        np.dtype(t).name for t in UNSIGNED_INTN_SCALAR_TYPES + SIGNED_INTN_SCALAR_TYPES
     ]
-    small_floats = [np.dtype(t).name for t in _CUSTOM_FLOAT_SCALAR_TYPES if t is not bfloat16]
+    small_floats = [np.dtype(t).name for t in CUSTOM_FLOAT_SCALAR_TYPES if t is not bfloat16]
     lattice: dict[str, list[str]] = {
         "bool": [_WEAK_INT],
         _WEAK_INT: ["uint8", "int8", *sub_byte_ints],
@@ -164,11 +164,11 @@ def _least_upper_bound(x64: bool, nodes: tuple[str, ...]) -> str:
     dtypes_in = {_DTYPE_OF_NODE[n] for n in distinct if n not in _WEAK_NODES}
     prefix = f"Input dtypes {shown} have no available implicit dtype promotion path."
     narrow: str | None = None
-    if dtypes_in & _FLOAT8_DTYPES:
+    if dtypes_in & FLOAT8_DTYPES:
         narrow = "8-bit floats do not"
-    elif dtypes_in & _FLOAT6_DTYPES:
+    elif dtypes_in & FLOAT6_DTYPES:
         narrow = "6-bit floats do not"
-    elif dtypes_in & _FLOAT4_DTYPES:
+    elif dtypes_in & FLOAT4_DTYPES:
         narrow = "4-bit floats do not"
     if narrow is not None:
         raise TypePromotionError(
@@ -176,7 +176,7 @@ def _least_upper_bound(x64: bool, nodes: tuple[str, ...]) -> str:
             "implicit promotion. If you'd like your inputs to be promoted to another type, "
             "you can do so explicitly using e.g. x.astype('float32')"
         )
-    if dtypes_in & _INTN_DTYPES:
+    if dtypes_in & INTN_DTYPES:
         raise TypePromotionError(
             f"{prefix} To avoid unintended promotion, 1-bit, 2-bit and 4-bit integers do "
             "not support implicit promotion. If you'd like your inputs to be promoted to "
@@ -196,9 +196,9 @@ def _node(dt: DType, weak: bool) -> str:
     """The lattice node of a ``(dtype, weak_type)`` pair."""
     if not weak or dt == np.dtype(bool):
         return _strong_node(dt)
-    if dt in _CUSTOM_FLOAT_DTYPES:
+    if dt in CUSTOM_FLOAT_DTYPES:
         return _WEAK_FLOAT
-    if dt in _INTN_DTYPES:
+    if dt in INTN_DTYPES:
         return _WEAK_INT
     kind_node = {"i": _WEAK_INT, "u": _WEAK_INT, "f": _WEAK_FLOAT, "c": _WEAK_COMPLEX}.get(dt.kind)
     if kind_node is None:
@@ -226,7 +226,7 @@ def promote_types(a: DTypeLike, b: DTypeLike) -> DType:
 
 def _weak_python_type(x: object) -> type[Any] | None:
     # Identity, not equality: NumPy makes `np.dtype("int64") == int` true.
-    for t in _WEAK_PYTHON_TYPES:
+    for t in WEAK_PYTHON_TYPES:
         if x is t:
             return t
     return None
@@ -297,15 +297,15 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> DType | tupl
     pairs = [_dtype_and_weak_type(default_float_dtype() if arg is None else arg) for arg in args]
     out_dtype, weak = lattice_result_type(*pairs)
     if weak:
-        kind = "f" if out_dtype in _CUSTOM_FLOAT_DTYPES else _kind_of(out_dtype)
+        kind = "f" if out_dtype in CUSTOM_FLOAT_DTYPES else _kind_of(out_dtype)
         out_dtype = default_types[kind]()
     return (out_dtype, weak) if return_weak_type_flag else out_dtype
 
 
 def _kind_of(dt: DType) -> str:
     """The dtype's kind character, with ml_dtypes' sub-byte integers as 'i'/'u'."""
-    if dt in _INTN_DTYPES:
-        return "i" if dt.type in _SIGNED_INTN_SCALAR_TYPES else "u"
+    if dt in INTN_DTYPES:
+        return "i" if dt.type in SIGNED_INTN_SCALAR_TYPES else "u"
     return dt.kind
 
 
