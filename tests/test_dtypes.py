@@ -79,7 +79,7 @@ def _call_result_type(*args: Any) -> dict[str, Any]:
 
 
 def test_table_covers_every_promotable_dtype() -> None:
-    names = [d.name for d in dtypes._PROMOTABLE_DTYPES]  # pyright: ignore[reportPrivateUsage]
+    names = [d.name for d in dtypes.PROMOTABLE_DTYPES]
     for m in MODES:
         assert TABLE[m]["strong_names"] == names
     assert len(TABLE["x64_off"]["promote_types"]) == (len(names) + 4) ** 2
