@@ -14,6 +14,7 @@ RECORDED = {
     "lax_add": "{ lambda ; a:f32[2,3] b:f32[2,3]. let c:f32[2,3] = add a b in (c,) }",
     "multi_out": "{ lambda ; a:f32[2]. let b:f32[2] = exp a; c:f32[2] = log a in (a, b, c) }",
     "integer_pow": "{ lambda ; a:f32[2]. let b:f32[2] = integer_pow[y=2] a in (b,) }",
+    "zeros": "{ lambda ; . let a:f32[3] = broadcast_in_dim 0.0:f32[] in (a,) }",
     "tanh_logistic": "{ lambda ; a:f32[2]. let b:f32[2] = tanh a; c:f32[2] = logistic b in (c,) }",
 }
 
@@ -82,3 +83,7 @@ def test_ensure_compile_time_eval_computes_eagerly() -> None:
     got = jax.make_jaxpr(f)(jnp.ones(3))
     assert [e.primitive.name for e in got.eqns] == ["add"]
     assert len(got.consts) == 1
+
+
+def test_creation_is_a_broadcast_literal() -> None:
+    assert str(jax.make_jaxpr(lambda: jnp.zeros(3))()) == RECORDED["zeros"]

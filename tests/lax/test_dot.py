@@ -54,10 +54,6 @@ RECORDED = {
     "dot_int_pref": "{ lambda ; a:i8[2,3] b:i8[3,2]. let\n    c:i32[2,2] = dot_general[\n      dimension_numbers=(([1], [0]), ([], []))\n      preferred_element_type=int32\n    ] a b\n  in (c,) }",
 }
 
-_NEEDS_PP = pytest.mark.xfail(
-    strict=True,
-    reason="JAX's dot_general pp rule prints dimension_numbers as lists and hides None params; core has no pp hook yet",
-)
 
 
 # -- values ---------------------------------------------------------------------------------
@@ -235,7 +231,6 @@ def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> N
 # -- jaxpr text (recorded from JAX 0.12) --------------------------------------------------
 
 
-@_NEEDS_PP
 def test_jaxpr_dot_general() -> None:
     assert (
         _jaxpr(lambda a, b: lax.dot_general(a, b, MATMUL), ((2, 3), F32), ((3, 2), F32))
@@ -243,7 +238,6 @@ def test_jaxpr_dot_general() -> None:
     )
 
 
-@_NEEDS_PP
 def test_jaxpr_dot_batch() -> None:
     got = _jaxpr(
         lambda a, b: lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))),
@@ -253,7 +247,6 @@ def test_jaxpr_dot_batch() -> None:
     assert got == RECORDED["dot_batch"]
 
 
-@_NEEDS_PP
 def test_jaxpr_dot_options() -> None:
     got = _jaxpr(
         lambda a, b: lax.dot(
@@ -265,7 +258,6 @@ def test_jaxpr_dot_options() -> None:
     assert got == RECORDED["dot_options"]
 
 
-@_NEEDS_PP
 def test_jaxpr_dot_int_preferred() -> None:
     got = _jaxpr(
         lambda a, b: lax.dot(a, b, preferred_element_type=np.int32), ((2, 3), I8), ((3, 2), I8)

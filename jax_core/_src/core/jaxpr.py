@@ -299,10 +299,11 @@ def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
         # A call's inner variables print with the names of the outer ones they alias.
         ctx.suggest(inner.jaxpr.invars, eqn.invars)
         ctx.suggest(inner.jaxpr.outvars, eqn.outvars)
-    order = sorted(eqn.params, key=lambda k: (k != "name", k))
+    pp_rule = eqn.primitive.rules.pp
+    shown = pp_rule(eqn.params) if pp_rule is not None else sorted(eqn.params.items())
     rhs = [
         pp.text(eqn.primitive.name),
-        _pp_params([(k, eqn.params[k]) for k in order], ctx),
+        _pp_params(list(shown), ctx),
         pp.concat([pp.text(" "), _pp_vars(eqn.invars, ctx)]),
     ]
     if eqn.outvars:

@@ -39,6 +39,10 @@ TransformRule: TypeAlias = Callable[..., Any]
 """A jvp, transpose or batching rule (their precise shapes live with the transformations)."""
 
 
+PrintRule = Callable[[dict[str, Any]], Sequence[tuple[str, Any]]]
+"""Which params an equation prints, in order, and how (default: all, sorted by name)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
     """All the rules of one primitive. ``None`` means the primitive does not support it."""
@@ -49,6 +53,7 @@ class Rules:
     jvp: TransformRule | None = None
     transpose: TransformRule | None = None
     batch: TransformRule | None = None
+    pp: PrintRule | None = None
 
 
 _ImplHook = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]

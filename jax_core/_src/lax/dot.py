@@ -290,7 +290,16 @@ def _dot_general_lower(
     return out
 
 
-dot_general_p.def_rules(Rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_general_lower))
+def _dot_general_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
+    # As JAX prints it: None-valued params hidden, dimension numbers as lists.
+    (lc, rc), (lb, rb) = params["dimension_numbers"]
+    shown = dict(params, dimension_numbers=((list(lc), list(rc)), (list(lb), list(rb))))
+    return [(k, v) for k, v in sorted(shown.items()) if v is not None]
+
+
+dot_general_p.def_rules(
+    Rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_general_lower, pp=_dot_general_pp)
+)
 
 
 def dot(

@@ -161,8 +161,18 @@ def _broadcast_in_dim_lower(
     return out
 
 
+def _broadcast_in_dim_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
+    # As JAX prints it: the shape is on the output binder; empty dimensions are omitted.
+    dims = params["broadcast_dimensions"]
+    return [("broadcast_dimensions", dims)] if dims else []
+
+
 broadcast_in_dim_p.def_rules(
-    Rules(abstract_eval=_broadcast_in_dim_abstract_eval, lower=_broadcast_in_dim_lower)
+    Rules(
+        abstract_eval=_broadcast_in_dim_abstract_eval,
+        lower=_broadcast_in_dim_lower,
+        pp=_broadcast_in_dim_pp,
+    )
 )
 
 

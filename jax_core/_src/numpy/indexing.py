@@ -47,7 +47,7 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
     if isinstance(idx, list):
         raise TypeError(
             "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
-            f"`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information."
+            "`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information."
         )
     index: tuple[object, ...] = idx if _is_tuple(idx) else (idx,)
     items: list[_IndexItem | EllipsisType] = []

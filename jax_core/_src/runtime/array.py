@@ -160,7 +160,7 @@ def _check_scalar(self: Any, what: str) -> None:
 def _bool(self: Any) -> bool:
     if self.size != 1:
         raise ValueError(
-            f"The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
         )
     return bool(_value(self))
 

@@ -53,8 +53,12 @@ def _jit_lower(
     return ctx.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, args)
 
 
+def _jit_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
+    return [("name", params["name"]), ("jaxpr", params["jaxpr"])]
+
+
 jit_p = Primitive("jit", multiple_results=True)
-jit_p.def_rules(Rules(abstract_eval=_jit_abstract_eval, lower=_jit_lower))
+jit_p.def_rules(Rules(abstract_eval=_jit_abstract_eval, lower=_jit_lower, pp=_jit_pp))
 
 
 # -- argument handling --------------------------------------------------------------------
