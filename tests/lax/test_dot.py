@@ -5,7 +5,6 @@ The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same pro
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,16 +13,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import jax_core._src.runtime.dispatch  # noqa: F401  (installs eager evaluation)
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import dot as lax
 from jax_core._src.runtime.array import device_put_host
-
-F32, F16, I32, I8, BOOL = (
-    np.dtype(t) for t in (np.float32, np.float16, np.int32, np.int8, np.bool_)
+from tests.lax._helpers import (
+    BOOL,
+    F16,
+    F32,
+    I8,
+    I32,
+    ErrorCase,
+    check,
+    errors_test,
+    jaxpr_text,
+    make_jaxpr,
 )
+
 MATMUL = (((1,), (0,)), ((), ()))
 
 
@@ -33,18 +39,8 @@ def _values(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     return (raw > 0).reshape(shape) if dtype == BOOL else np.asarray(raw, dtype).reshape(shape)
 
 
-def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]]) -> str:
-    closed = trace_to_jaxpr(
-        lambda *a: [fun(*a)], [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
-    )
-    return str(closed)
-
-
 def _check(out: Array, expected: np.ndarray[Any, Any]) -> None:
-    assert isinstance(out, Array)
-    got = np.asarray(out)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    check(out, expected, rtol=1e-5)
 
 
 RECORDED = {
@@ -53,7 +49,6 @@ RECORDED = {
     "dot_options": "{ lambda ; a:f32[2,3] b:f32[3]. let\n    c:f32[2] = dot_general[\n      dimension_numbers=(([1], [0]), ([], []))\n      precision=(Precision.HIGHEST, Precision.HIGHEST)\n      preferred_element_type=float32\n    ] a b\n  in (c,) }",
     "dot_int_pref": "{ lambda ; a:i8[2,3] b:i8[3,2]. let\n    c:i32[2,2] = dot_general[\n      dimension_numbers=(([1], [0]), ([], []))\n      preferred_element_type=int32\n    ] a b\n  in (c,) }",
 }
-
 
 
 # -- values ---------------------------------------------------------------------------------
@@ -126,9 +121,7 @@ def test_params_match_jax() -> None:
     def fun(a: Any, b: Any) -> list[Any]:
         return [lax.dot(a, b, precision="highest", preferred_element_type=np.float32)]
 
-    closed = trace_to_jaxpr(
-        fun, [ShapedArray((2, 3), F32), ShapedArray((3,), F32)], DebugInfo("make_jaxpr", None)
-    )
+    closed = make_jaxpr(fun, ((2, 3), F32), ((3,), F32))
     (eqn,) = closed.eqns
     assert eqn.primitive.name == "dot_general"
     assert eqn.params == {
@@ -140,9 +133,7 @@ def test_params_match_jax() -> None:
 
 def test_weak_type_needs_both_operands_weak() -> None:
     weak, strong = ShapedArray((2, 2), F32, weak_type=True), ShapedArray((2, 2), F32)
-    closed = trace_to_jaxpr(
-        lambda a, b: [lax.dot(a, a), lax.dot(a, b)], [weak, strong], DebugInfo("make_jaxpr", None)
-    )
+    closed = make_jaxpr(lambda a, b: [lax.dot(a, a), lax.dot(a, b)], weak, strong)
     assert [a.weak_type for a in closed.out_avals] == [True, False]
 
 
@@ -150,7 +141,7 @@ def test_weak_type_needs_both_operands_weak() -> None:
 
 X = np.ones((2, 3), np.float32)
 
-ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+ERRORS: list[ErrorCase] = [
     (
         "contract_shape",
         lambda: lax.dot_general(X, np.ones((4, 2), np.float32), MATMUL),
@@ -220,12 +211,7 @@ ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
-)
-def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
-    with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
-        call()
+test_errors = errors_test(ERRORS)
 
 
 # -- jaxpr text (recorded from JAX 0.12) --------------------------------------------------
@@ -233,13 +219,13 @@ def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> N
 
 def test_jaxpr_dot_general() -> None:
     assert (
-        _jaxpr(lambda a, b: lax.dot_general(a, b, MATMUL), ((2, 3), F32), ((3, 2), F32))
+        jaxpr_text(lambda a, b: lax.dot_general(a, b, MATMUL), ((2, 3), F32), ((3, 2), F32))
         == RECORDED["dot_general"]
     )
 
 
 def test_jaxpr_dot_batch() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda a, b: lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))),
         ((2, 3, 4), F32),
         ((2, 4, 5), F32),
@@ -248,7 +234,7 @@ def test_jaxpr_dot_batch() -> None:
 
 
 def test_jaxpr_dot_options() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda a, b: lax.dot(
             a, b, precision=lax.Precision.HIGHEST, preferred_element_type=np.float32
         ),
@@ -259,7 +245,7 @@ def test_jaxpr_dot_options() -> None:
 
 
 def test_jaxpr_dot_int_preferred() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda a, b: lax.dot(a, b, preferred_element_type=np.int32), ((2, 3), I8), ((3, 2), I8)
     )
     assert got == RECORDED["dot_int_pref"]

@@ -6,7 +6,7 @@ The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same pro
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,45 +14,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import jax_core._src.runtime.dispatch  # noqa: F401  (installs eager evaluation)
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import gather_scatter as lax
 from jax_core._src.lax import slicing
 from jax_core._src.runtime.array import device_put_host
-
-F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
-DTYPES = [F32, I32, BOOL]
+from tests.lax._helpers import (
+    BOOL,
+    DTYPES,
+    F32,
+    I32,
+    ErrorCase,
+    arange,
+    check,
+    errors_test,
+    jaxpr_text,
+    make_jaxpr,
+)
 
 GD = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
 SD = lax.ScatterDimensionNumbers(
     update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
 )
-
-
-def _arange(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    n = int(np.prod(shape, dtype=np.int64))
-    values = np.arange(n) % 2 == 1 if dtype == BOOL else np.arange(n)
-    return np.asarray(values, dtype).reshape(shape)
-
-
-def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]]) -> str:
-    def flat(*args: Any) -> list[Any]:
-        out = fun(*args)
-        return list(out) if isinstance(out, (list, tuple)) else [out]
-
-    closed = trace_to_jaxpr(
-        flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
-    )
-    return str(closed)
-
-
-def _check(out: Array, expected: np.ndarray[Any, Any]) -> None:
-    assert isinstance(out, Array)
-    got = np.asarray(out)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_array_equal(got, expected)
 
 
 _GATHER = (
@@ -93,20 +76,20 @@ RECORDED = {
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_gather_rows(dtype: np.dtype[Any]) -> None:
-    x = _arange((5, 3), dtype)
+    x = arange((5, 3), dtype)
     idx = np.array([[1], [4], [0], [1]], np.int32)
-    _check(lax.gather(x, idx, GD, (1, 3)), x[[1, 4, 0, 1]])
+    check(lax.gather(x, idx, GD, (1, 3)), x[[1, 4, 0, 1]])
 
 
 def test_gather_out_of_bounds_modes() -> None:
-    x = _arange((5, 3), F32)
+    x = arange((5, 3), F32)
     idx = np.array([[1], [7], [-1]], np.int32)
-    _check(lax.gather(x, idx, GD, (1, 3)), x[[1, 4, 0]])  # PROMISE_IN_BOUNDS: XLA clamps
-    _check(lax.gather(x, idx, GD, (1, 3), mode="clip"), x[[1, 4, 0]])
+    check(lax.gather(x, idx, GD, (1, 3)), x[[1, 4, 0]])  # PROMISE_IN_BOUNDS: XLA clamps
+    check(lax.gather(x, idx, GD, (1, 3), mode="clip"), x[[1, 4, 0]])
     filled = np.asarray(lax.gather(x, idx, GD, (1, 3), mode="fill"))
     np.testing.assert_array_equal(filled[0], x[1])
     assert np.isnan(filled[1:]).all()
-    _check(
+    check(
         lax.gather(x, idx, GD, (1, 3), mode=lax.GatherScatterMode.FILL_OR_DROP, fill_value=-1.0),
         np.stack([x[1], np.full(3, -1, F32), np.full(3, -1, F32)]),
     )
@@ -114,19 +97,19 @@ def test_gather_out_of_bounds_modes() -> None:
 
 def test_gather_fill_defaults_by_dtype() -> None:
     idx = np.array([[9]], np.int32)
-    _check(
-        lax.gather(_arange((2, 2), I32), idx, GD, (1, 2), mode="fill"),
+    check(
+        lax.gather(arange((2, 2), I32), idx, GD, (1, 2), mode="fill"),
         np.full((1, 2), np.iinfo(np.int32).min, I32),
     )
-    _check(
+    check(
         lax.gather(np.ones((2, 2), np.uint8), idx, GD, (1, 2), mode="fill"),
         np.full((1, 2), 255, np.uint8),
     )
-    _check(lax.gather(np.zeros((2, 2), BOOL), idx, GD, (1, 2), mode="fill"), np.ones((1, 2), BOOL))
+    check(lax.gather(np.zeros((2, 2), BOOL), idx, GD, (1, 2), mode="fill"), np.ones((1, 2), BOOL))
 
 
 def test_gather_window_fill_checks_the_whole_window() -> None:
-    x = _arange((5,), F32)
+    x = arange((5,), F32)
     dnums = lax.GatherDimensionNumbers(
         offset_dims=(1,), collapsed_slice_dims=(), start_index_map=(0,)
     )
@@ -136,12 +119,12 @@ def test_gather_window_fill_checks_the_whole_window() -> None:
 
 
 def test_gather_point_indices_and_batching_dims() -> None:
-    x = _arange((3, 4), I32)
+    x = arange((3, 4), I32)
     points = np.array([[0, 1], [2, 3], [1, 0]], np.int32)
     dnums = lax.GatherDimensionNumbers(
         offset_dims=(), collapsed_slice_dims=(0, 1), start_index_map=(0, 1)
     )
-    _check(lax.gather(x, points, dnums, (1, 1)), x[points[:, 0], points[:, 1]])
+    check(lax.gather(x, points, dnums, (1, 1)), x[points[:, 0], points[:, 1]])
     batched = lax.GatherDimensionNumbers(
         offset_dims=(),
         collapsed_slice_dims=(1,),
@@ -150,12 +133,12 @@ def test_gather_point_indices_and_batching_dims() -> None:
         start_indices_batching_dims=(0,),
     )
     cols = np.array([[2], [0], [3]], np.int32)
-    _check(lax.gather(x, cols, batched, (1, 1)), x[np.arange(3), cols[:, 0]])
+    check(lax.gather(x, cols, batched, (1, 1)), x[np.arange(3), cols[:, 0]])
 
 
 def test_gather_empty_output() -> None:
-    _check(
-        lax.gather(_arange((5, 3), F32), np.zeros((0, 1), np.int32), GD, (1, 3)),
+    check(
+        lax.gather(arange((5, 3), F32), np.zeros((0, 1), np.int32), GD, (1, 3)),
         np.zeros((0, 3), F32),
     )
 
@@ -195,11 +178,11 @@ SCATTERS: dict[str, Callable[..., Array]] = {
 @pytest.mark.parametrize("op", list(SCATTERS))
 @pytest.mark.parametrize("dtype", [F32, I32], ids=str)
 def test_scatter_ops(op: str, dtype: np.dtype[Any]) -> None:
-    x = _arange((5, 3), dtype)
+    x = arange((5, 3), dtype)
     rows = [1, 3, 1, 9] if op != "set" else [1, 3, 9]  # repeated rows accumulate; row 9 is dropped
-    upd = (_arange((len(rows), 3), dtype) % 4 + 2).astype(dtype)
+    upd = (arange((len(rows), 3), dtype) % 4 + 2).astype(dtype)
     idx = np.array(rows, np.int32)[:, None]
-    _check(SCATTERS[op](x, idx, upd, SD), _scatter_expected(x, rows, upd, op))
+    check(SCATTERS[op](x, idx, upd, SD), _scatter_expected(x, rows, upd, op))
 
 
 def test_scatter_bool_set_and_max() -> None:
@@ -208,19 +191,19 @@ def test_scatter_bool_set_and_max() -> None:
         update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
     )
     idx = np.array([[2], [0]], np.int32)
-    _check(lax.scatter(x, idx, np.array([True, True]), dnums), np.array([True, False, True, False]))
-    _check(
+    check(lax.scatter(x, idx, np.array([True, True]), dnums), np.array([True, False, True, False]))
+    check(
         lax.scatter_max(x, idx, np.array([True, False]), dnums),
         np.array([False, False, True, False]),
     )
 
 
 def test_scatter_clip_mode_clamps_indices() -> None:
-    x = _arange((5, 3), F32)
+    x = arange((5, 3), F32)
     idx = np.array([[7], [-3]], np.int32)
     upd = np.ones((2, 3), F32)
-    _check(lax.scatter_add(x, idx, upd, SD, mode="clip"), _scatter_expected(x, [4, 0], upd, "add"))
-    _check(lax.scatter_add(x, idx, upd, SD, mode=lax.GatherScatterMode.FILL_OR_DROP), x)
+    check(lax.scatter_add(x, idx, upd, SD, mode="clip"), _scatter_expected(x, [4, 0], upd, "add"))
+    check(lax.scatter_add(x, idx, upd, SD, mode=lax.GatherScatterMode.FILL_OR_DROP), x)
 
 
 def test_gather_scatter_mode_from_any() -> None:
@@ -236,19 +219,15 @@ def test_gather_scatter_mode_from_any() -> None:
 
 
 def test_weak_type_follows_the_operand() -> None:
-    avals = [
-        ShapedArray((5, 3), F32, weak_type=True),
-        ShapedArray((2, 1), I32),
-        ShapedArray((2, 3), F32),
-    ]
-    closed = trace_to_jaxpr(
+    closed = make_jaxpr(
         lambda x, i, u: [
             lax.gather(x, i, GD, (1, 3)),
             lax.scatter_add(x, i, u, SD),
             slicing.slice(x, (0, 0), (1, 1)),
         ],
-        avals,
-        DebugInfo("make_jaxpr", None),
+        ShapedArray((5, 3), F32, weak_type=True),
+        ((2, 1), I32),
+        ((2, 3), F32),
     )
     assert [a.weak_type for a in closed.out_avals] == [True, True, True]
 
@@ -257,8 +236,7 @@ def test_update_jaxpr_is_cached() -> None:
     def fun(x: Any, i: Any, u: Any) -> list[Any]:
         return [lax.scatter_add(x, i, u, SD), lax.scatter_add(x, i, u, SD)]
 
-    avals = [ShapedArray((5, 3), F32), ShapedArray((2, 1), I32), ShapedArray((2, 3), F32)]
-    first, second = trace_to_jaxpr(fun, avals, DebugInfo("make_jaxpr", None)).eqns
+    first, second = make_jaxpr(fun, ((5, 3), F32), ((2, 1), I32), ((2, 3), F32)).eqns
     assert first.params["update_jaxpr"] is second.params["update_jaxpr"]
 
 
@@ -275,7 +253,7 @@ def test_slicing_reexports_gather_and_scatter() -> None:
 X = np.ones((2, 3), np.float32)
 IDX = np.zeros((2, 1), np.int32)
 
-ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+ERRORS: list[ErrorCase] = [
     (
         "gather_idx_dtype",
         lambda: lax.gather(X, np.zeros((2, 1), np.float32), GD, (1, 3)),
@@ -333,25 +311,20 @@ ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
-)
-def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
-    with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
-        call()
+test_errors = errors_test(ERRORS)
 
 
 # -- jaxpr text (recorded from JAX 0.12) --------------------------------------------------
 
 
 def test_jaxpr_gather() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x, i: [lax.gather(x, i, GD, (1, 3)), lax.gather(x, i, GD, (1, 3), mode="clip")],
         ((5, 3), F32),
         ((2, 1), I32),
     )
     assert got == RECORDED["gather"]
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x, i: lax.gather(x, i, GD, (1, 3), mode="fill"), ((5, 3), I32), ((2, 1), I32)
     )
     assert got == RECORDED["gather_fill"]
@@ -359,8 +332,8 @@ def test_jaxpr_gather() -> None:
 
 def test_jaxpr_scatter() -> None:
     avals = (((5, 3), F32), ((2, 1), I32), ((2, 3), F32))
-    assert _jaxpr(lambda x, i, u: lax.scatter(x, i, u, SD), *avals) == RECORDED["scatter"]
-    got = _jaxpr(
+    assert jaxpr_text(lambda x, i, u: lax.scatter(x, i, u, SD), *avals) == RECORDED["scatter"]
+    got = jaxpr_text(
         lambda x, i, u: [lax.scatter_add(x, i, u, SD), lax.scatter_mul(x, i, u, SD, mode="clip")],
         *avals,
     )
@@ -368,7 +341,7 @@ def test_jaxpr_scatter() -> None:
 
 
 def test_jaxpr_scatter_min_max() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x, i, u: [
             lax.scatter_min(x, i, u, SD),
             lax.scatter_max(x, i, u, SD, mode="promise_in_bounds"),
@@ -386,11 +359,11 @@ def test_jaxpr_scatter_min_max() -> None:
 @settings(max_examples=15, deadline=None)
 @given(st.integers(1, 5), st.lists(st.integers(-2, 6), min_size=0, max_size=6))
 def test_gather_and_scatter_add_match_numpy(rows: int, picks: list[int]) -> None:
-    x = _arange((rows, 2), F32)
+    x = arange((rows, 2), F32)
     idx = np.array(picks, np.int32).reshape(-1, 1)
     clipped = np.clip(idx[:, 0], 0, rows - 1)
-    _check(lax.gather(device_put_host(x), idx, GD, (1, 2), mode="clip"), x[clipped])
+    check(lax.gather(device_put_host(x), idx, GD, (1, 2), mode="clip"), x[clipped])
     upd = np.ones((len(picks), 2), F32)
     expected = x.copy()
     np.add.at(expected, clipped, upd)
-    _check(lax.scatter_add(x, idx, upd, SD, mode="clip"), expected)
+    check(lax.scatter_add(x, idx, upd, SD, mode="clip"), expected)

@@ -5,7 +5,6 @@ The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same pro
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,18 +13,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import jax_core._src.runtime.dispatch  # noqa: F401  (installs eager evaluation)
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import reductions as lax
 from jax_core._src.runtime.array import device_put_host
-
-F32, I32, U8, BOOL = (
-    np.dtype(np.float32),
-    np.dtype(np.int32),
-    np.dtype(np.uint8),
-    np.dtype(np.bool_),
+from tests.lax._helpers import (
+    BOOL,
+    F32,
+    I32,
+    U8,
+    ErrorCase,
+    check,
+    errors_test,
+    jaxpr_text,
+    make_jaxpr,
 )
 
 
@@ -38,22 +39,8 @@ def _values(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     return np.asarray(raw - (2 if dtype.kind in "if" else 0), dtype).reshape(shape)
 
 
-def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]]) -> str:
-    def flat(*args: Any) -> list[Any]:
-        out = fun(*args)
-        return list(out) if isinstance(out, (list, tuple)) else [out]
-
-    closed = trace_to_jaxpr(
-        flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
-    )
-    return str(closed)
-
-
 def _check(out: Array, expected: np.ndarray[Any, Any]) -> None:
-    assert isinstance(out, Array)
-    got = np.asarray(out)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    check(out, expected, rtol=1e-6)
 
 
 RECORDED = {
@@ -121,7 +108,7 @@ def test_weak_types_follow_jax() -> None:
         ]
 
     avals = [ShapedArray((3,), F32, weak_type=True), ShapedArray((3,), I32, weak_type=True)]
-    closed = trace_to_jaxpr(fun, avals, DebugInfo("make_jaxpr", None))
+    closed = make_jaxpr(fun, *avals)
     assert [a.weak_type for a in closed.out_avals] == [True, True, False, True, False]
 
 
@@ -173,7 +160,7 @@ def test_cumulative_of_empty_axis() -> None:
 
 X = np.ones((2, 3), np.float32)
 
-ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+ERRORS: list[ErrorCase] = [
     (
         "sum_dup",
         lambda: lax.reduce_sum(X, (0, 0)),
@@ -249,19 +236,14 @@ ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
-)
-def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
-    with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
-        call()
+test_errors = errors_test(ERRORS)
 
 
 # -- jaxpr text (recorded from JAX 0.12) --------------------------------------------------
 
 
 def test_jaxpr_sum_max_min() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x: [lax.reduce_sum(x, (0,)), lax.reduce_max(x, (0, 1)), lax.reduce_min(x, (1,))],
         ((2, 3), F32),
     )
@@ -269,11 +251,11 @@ def test_jaxpr_sum_max_min() -> None:
 
 
 def test_jaxpr_prod() -> None:
-    assert _jaxpr(lambda x: lax.reduce_prod(x, (1,)), ((2, 3), I32)) == RECORDED["reduce_prod"]
+    assert jaxpr_text(lambda x: lax.reduce_prod(x, (1,)), ((2, 3), I32)) == RECORDED["reduce_prod"]
 
 
 def test_jaxpr_logical() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x: [lax.reduce_and(x, (1,)), lax.reduce_or(x, (0,)), lax.reduce_xor(x, (0, 1))],
         ((2, 3), BOOL),
     )
@@ -281,12 +263,14 @@ def test_jaxpr_logical() -> None:
 
 
 def test_jaxpr_argminmax() -> None:
-    got = _jaxpr(lambda x: [lax.argmax(x, 1, np.int32), lax.argmin(x, 0, np.int32)], ((2, 3), F32))
+    got = jaxpr_text(
+        lambda x: [lax.argmax(x, 1, np.int32), lax.argmin(x, 0, np.int32)], ((2, 3), F32)
+    )
     assert got == RECORDED["argminmax"]
 
 
 def test_jaxpr_cumulative() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x: [
             lax.cumsum(x, 1),
             lax.cumprod(x, 0, reverse=True),

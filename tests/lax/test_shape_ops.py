@@ -5,8 +5,6 @@ The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same pro
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,40 +12,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import jax_core._src.runtime.dispatch  # noqa: F401  (installs eager evaluation)
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import shape_ops as lax
 from jax_core._src.runtime.array import device_put_host
-
-F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
-DTYPES = [F32, I32, BOOL]
-
-
-def _arange(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    n = int(np.prod(shape, dtype=np.int64))
-    values = np.arange(n) % 2 == 1 if dtype == BOOL else np.arange(n)
-    return np.asarray(values, dtype).reshape(shape)
-
-
-def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]]) -> str:
-    def flat(*args: Any) -> list[Any]:
-        out = fun(*args)
-        return list(out) if isinstance(out, (list, tuple)) else [out]
-
-    closed = trace_to_jaxpr(
-        flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
-    )
-    return str(closed)
-
-
-def _check(out: Array, expected: np.ndarray[Any, Any]) -> None:
-    assert isinstance(out, Array)
-    got = np.asarray(out)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_array_equal(got, expected)
-
+from tests.lax._helpers import (
+    BOOL,
+    DTYPES,
+    F32,
+    I32,
+    ErrorCase,
+    arange,
+    check,
+    errors_test,
+    jaxpr_text,
+    make_jaxpr,
+)
 
 RECORDED = {
     "broadcast_in_dim": "{ lambda ; a:f32[2,3]. let\n    b:f32[4,2,3] = broadcast_in_dim[broadcast_dimensions=(1, 2)] a\n  in (b,) }",
@@ -65,15 +44,14 @@ RECORDED = {
 }
 
 
-
 # -- values -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_broadcast_in_dim(dtype: np.dtype[Any]) -> None:
-    x = _arange((2, 1), dtype)
-    _check(lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), np.broadcast_to(x, (4, 2, 3)))
-    _check(lax.broadcast_in_dim(device_put_host(x), (2, 3), (0, 1)), np.broadcast_to(x, (2, 3)))
+    x = arange((2, 1), dtype)
+    check(lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), np.broadcast_to(x, (4, 2, 3)))
+    check(lax.broadcast_in_dim(device_put_host(x), (2, 3), (0, 1)), np.broadcast_to(x, (2, 3)))
 
 
 def test_broadcast_in_dim_scalar_to_scalar_returns_the_array() -> None:
@@ -82,59 +60,59 @@ def test_broadcast_in_dim_scalar_to_scalar_returns_the_array() -> None:
 
 
 def test_broadcast_and_broadcast_to_rank() -> None:
-    x = _arange((3,), I32)
-    _check(lax.broadcast(x, (2, 4)), np.broadcast_to(x, (2, 4, 3)))
-    _check(lax.broadcast(x, ()), x)
-    _check(lax.broadcast_to_rank(x, 3), x.reshape(1, 1, 3))
-    _check(lax.broadcast_to_rank(x, 1), x)
+    x = arange((3,), I32)
+    check(lax.broadcast(x, (2, 4)), np.broadcast_to(x, (2, 4, 3)))
+    check(lax.broadcast(x, ()), x)
+    check(lax.broadcast_to_rank(x, 3), x.reshape(1, 1, 3))
+    check(lax.broadcast_to_rank(x, 1), x)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_expand_dims(dtype: np.dtype[Any]) -> None:
-    x = _arange((2, 3), dtype)
-    _check(lax.expand_dims(x, (0, 2)), x.reshape(1, 2, 1, 3))
-    _check(lax.expand_dims(x, (-1,)), x[..., None])
+    x = arange((2, 3), dtype)
+    check(lax.expand_dims(x, (0, 2)), x.reshape(1, 2, 1, 3))
+    check(lax.expand_dims(x, (-1,)), x[..., None])
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_reshape(dtype: np.dtype[Any]) -> None:
-    x = _arange((2, 3), dtype)
-    _check(lax.reshape(x, (3, 2)), x.reshape(3, 2))
-    _check(lax.reshape(x, (6,), (1, 0)), x.T.reshape(6))
-    _check(lax.reshape(x, 6), x.reshape(6))
+    x = arange((2, 3), dtype)
+    check(lax.reshape(x, (3, 2)), x.reshape(3, 2))
+    check(lax.reshape(x, (6,), (1, 0)), x.T.reshape(6))
+    check(lax.reshape(x, 6), x.reshape(6))
 
 
 def test_reshape_to_same_shape_returns_the_array() -> None:
-    x = device_put_host(_arange((2, 3), F32))
+    x = device_put_host(arange((2, 3), F32))
     assert lax.reshape(x, (2, 3)) is x
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_transpose(dtype: np.dtype[Any]) -> None:
-    x = _arange((2, 3, 4), dtype)
-    _check(lax.transpose(x, (2, 0, 1)), x.transpose(2, 0, 1))
-    _check(lax.transpose(x, np.array([1, 0, 2])), x.transpose(1, 0, 2))
+    x = arange((2, 3, 4), dtype)
+    check(lax.transpose(x, (2, 0, 1)), x.transpose(2, 0, 1))
+    check(lax.transpose(x, np.array([1, 0, 2])), x.transpose(1, 0, 2))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_squeeze(dtype: np.dtype[Any]) -> None:
-    x = _arange((1, 3, 1), dtype)
-    _check(lax.squeeze(x, (0, -1)), x.reshape(3))
-    _check(lax.squeeze(x, (2,)), x.reshape(1, 3))
+    x = arange((1, 3, 1), dtype)
+    check(lax.squeeze(x, (0, -1)), x.reshape(3))
+    check(lax.squeeze(x, (2,)), x.reshape(1, 3))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_concatenate(dtype: np.dtype[Any]) -> None:
-    x, y = _arange((2, 3), dtype), _arange((2, 1), dtype)
-    _check(lax.concatenate([x, y, x], 1), np.concatenate([x, y, x], 1))
-    _check(lax.concatenate([x, x], 0), np.concatenate([x, x], 0))
+    x, y = arange((2, 3), dtype), arange((2, 1), dtype)
+    check(lax.concatenate([x, y, x], 1), np.concatenate([x, y, x], 1))
+    check(lax.concatenate([x, x], 0), np.concatenate([x, x], 0))
     single = device_put_host(x)
     assert lax.concatenate([single], 0) is single
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_pad(dtype: np.dtype[Any]) -> None:
-    x = _arange((2, 3), dtype)
+    x = arange((2, 3), dtype)
     value = np.ones((), dtype)
     out = np.asarray(lax.pad(x, value, [(1, 2, 0), (0, -1, 1)]))
     expected = np.full((5, 4), value)
@@ -144,26 +122,26 @@ def test_pad(dtype: np.dtype[Any]) -> None:
 
 
 def test_pad_with_python_scalar_and_empty_operand() -> None:
-    _check(lax.pad(np.zeros((0,), F32), 2.0, [(1, 1, 3)]), np.full((2,), 2.0, F32))
-    _check(lax.pad(_arange((3,), F32), -1.0, [(-1, 0, 1)]), np.array([-1, 1, -1, 2], F32))
+    check(lax.pad(np.zeros((0,), F32), 2.0, [(1, 1, 3)]), np.full((2,), 2.0, F32))
+    check(lax.pad(arange((3,), F32), -1.0, [(-1, 0, 1)]), np.array([-1, 1, -1, 2], F32))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_rev(dtype: np.dtype[Any]) -> None:
-    x = _arange((2, 3), dtype)
-    _check(lax.rev(x, (0, 1)), x[::-1, ::-1])
-    _check(lax.rev(x, (1,)), x[:, ::-1])
-    _check(lax.rev(x, ()), x)
+    x = arange((2, 3), dtype)
+    check(lax.rev(x, (0, 1)), x[::-1, ::-1])
+    check(lax.rev(x, (1,)), x[:, ::-1])
+    check(lax.rev(x, ()), x)
 
 
 def test_iota() -> None:
-    _check(lax.iota(np.int32, 5), np.arange(5, dtype=np.int32))
-    _check(lax.iota(np.float32, 0), np.zeros((0,), np.float32))
-    _check(
+    check(lax.iota(np.int32, 5), np.arange(5, dtype=np.int32))
+    check(lax.iota(np.float32, 0), np.zeros((0,), np.float32))
+    check(
         lax.broadcasted_iota(np.float32, (2, 3), 1),
         np.broadcast_to(np.arange(3, dtype=np.float32), (2, 3)),
     )
-    _check(
+    check(
         lax.broadcasted_iota("uint8", (2, 3), 0),
         np.broadcast_to(np.arange(2, dtype=np.uint8)[:, None], (2, 3)),
     )
@@ -179,8 +157,7 @@ def test_weak_types_follow_jax() -> None:
             lax.iota(np.float32, 2),
         ]
 
-    avals = [ShapedArray((), F32, weak_type=True), ShapedArray((), F32)]
-    closed = trace_to_jaxpr(fun, avals, DebugInfo("make_jaxpr", None))
+    closed = make_jaxpr(fun, ShapedArray((), F32, weak_type=True), ShapedArray((), F32))
     assert [a.weak_type for a in closed.out_avals] == [True, False, True, False]
 
 
@@ -188,7 +165,7 @@ def test_weak_types_follow_jax() -> None:
 
 X = np.ones((2, 3), np.float32)
 
-ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+ERRORS: list[ErrorCase] = [
     (
         "bid_len",
         lambda: lax.broadcast_in_dim(X, (2, 3), (0,)),
@@ -372,80 +349,76 @@ ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
-)
-def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
-    with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
-        call()
+test_errors = errors_test(ERRORS)
 
 
 # -- jaxpr text (recorded from JAX 0.12) --------------------------------------------------
 
 
 def test_jaxpr_reshape() -> None:
-    got = _jaxpr(lambda x: [lax.reshape(x, (3, 2)), lax.reshape(x, (6,), (1, 0))], ((2, 3), F32))
+    got = jaxpr_text(
+        lambda x: [lax.reshape(x, (3, 2)), lax.reshape(x, (6,), (1, 0))], ((2, 3), F32)
+    )
     assert got == RECORDED["reshape"]
 
 
 def test_jaxpr_transpose() -> None:
-    assert _jaxpr(lambda x: lax.transpose(x, (1, 0)), ((2, 3), BOOL)) == RECORDED["transpose"]
+    assert jaxpr_text(lambda x: lax.transpose(x, (1, 0)), ((2, 3), BOOL)) == RECORDED["transpose"]
 
 
 def test_jaxpr_squeeze() -> None:
-    assert _jaxpr(lambda x: lax.squeeze(x, (0, -1)), ((1, 3, 1), BOOL)) == RECORDED["squeeze"]
+    assert jaxpr_text(lambda x: lax.squeeze(x, (0, -1)), ((1, 3, 1), BOOL)) == RECORDED["squeeze"]
 
 
 def test_jaxpr_concatenate() -> None:
-    got = _jaxpr(lambda x, y: lax.concatenate([x, y, x], 1), ((2, 3), F32), ((2, 1), F32))
+    got = jaxpr_text(lambda x, y: lax.concatenate([x, y, x], 1), ((2, 3), F32), ((2, 1), F32))
     assert got == RECORDED["concatenate"]
 
 
 def test_jaxpr_pad() -> None:
     assert (
-        _jaxpr(lambda x: lax.pad(x, 0.0, [(1, 2, 0), (0, -1, 1)]), ((2, 3), F32)) == RECORDED["pad"]
+        jaxpr_text(lambda x: lax.pad(x, 0.0, [(1, 2, 0), (0, -1, 1)]), ((2, 3), F32))
+        == RECORDED["pad"]
     )
-    got = _jaxpr(lambda x, v: lax.pad(x, v, [(1, 0, 0)]), ((3,), I32), ((), I32))
+    got = jaxpr_text(lambda x, v: lax.pad(x, v, [(1, 0, 0)]), ((3,), I32), ((), I32))
     assert got == RECORDED["pad_operand"]
 
 
 def test_jaxpr_rev() -> None:
-    assert _jaxpr(lambda x: lax.rev(x, (0, 1)), ((2, 3), F32)) == RECORDED["rev"]
+    assert jaxpr_text(lambda x: lax.rev(x, (0, 1)), ((2, 3), F32)) == RECORDED["rev"]
 
 
 def test_jaxpr_iota() -> None:
-    got = _jaxpr(lambda: [lax.iota(np.int32, 5), lax.broadcasted_iota(np.float32, (2, 3), 1)])
+    got = jaxpr_text(lambda: [lax.iota(np.int32, 5), lax.broadcasted_iota(np.float32, (2, 3), 1)])
     assert got == RECORDED["iota"]
 
 
 def test_jaxpr_broadcast_in_dim() -> None:
     assert (
-        _jaxpr(lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), ((2, 3), F32))
+        jaxpr_text(lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), ((2, 3), F32))
         == RECORDED["broadcast_in_dim"]
     )
 
 
 def test_jaxpr_broadcast_scalar() -> None:
     assert (
-        _jaxpr(lambda x: lax.broadcast_in_dim(x, (2, 3), ()), ((), F32))
+        jaxpr_text(lambda x: lax.broadcast_in_dim(x, (2, 3), ()), ((), F32))
         == RECORDED["broadcast_scalar"]
     )
 
 
 def test_jaxpr_broadcast() -> None:
-    assert _jaxpr(lambda x: lax.broadcast(x, (4,)), ((3,), I32)) == RECORDED["broadcast"]
+    assert jaxpr_text(lambda x: lax.broadcast(x, (4,)), ((3,), I32)) == RECORDED["broadcast"]
 
 
 def test_jaxpr_expand_dims() -> None:
-    assert _jaxpr(lambda x: lax.expand_dims(x, (0, 2)), ((2, 3), F32)) == RECORDED["expand_dims"]
+    assert (
+        jaxpr_text(lambda x: lax.expand_dims(x, (0, 2)), ((2, 3), F32)) == RECORDED["expand_dims"]
+    )
 
 
 def test_broadcast_in_dim_params_match_jax() -> None:
-    closed = trace_to_jaxpr(
-        lambda x: [lax.broadcast_in_dim(x, (4, 2, 3), (1, 2))],
-        [ShapedArray((2, 3), F32)],
-        DebugInfo("make_jaxpr", None),
-    )
+    closed = make_jaxpr(lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), ((2, 3), F32))
     (eqn,) = closed.eqns
     assert eqn.primitive.name == "broadcast_in_dim"
     assert eqn.params == {"shape": (4, 2, 3), "broadcast_dimensions": (1, 2)}
@@ -465,14 +438,14 @@ def _shape_and_perm(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
 @given(_shape_and_perm())
 def test_transpose_matches_numpy(case: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
     shape, perm = case
-    x = _arange(shape, F32)
-    _check(lax.transpose(x, perm), np.transpose(x, perm))
+    x = arange(shape, F32)
+    check(lax.transpose(x, perm), np.transpose(x, perm))
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=3), st.data())
 def test_concatenate_and_rev_match_numpy(shape: list[int], data: st.DataObject) -> None:
     axis = data.draw(st.integers(0, len(shape) - 1))
-    x = _arange(shape, I32)
-    _check(lax.concatenate([x, x + 1], axis), np.concatenate([x, x + 1], axis))
-    _check(lax.rev(x, (axis,)), np.flip(x, axis))
+    x = arange(shape, I32)
+    check(lax.concatenate([x, x + 1], axis), np.concatenate([x, x + 1], axis))
+    check(lax.rev(x, (axis,)), np.flip(x, axis))

@@ -6,7 +6,6 @@ The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same pro
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,40 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import jax_core._src.runtime.dispatch  # noqa: F401  (installs eager evaluation)
-from jax_core._src.basearray import Array
-from jax_core._src.core.avals import ShapedArray
-from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import slicing as lax
 from jax_core._src.runtime.array import device_put_host
-
-F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
-DTYPES = [F32, I32, BOOL]
-
-
-def _arange(shape: Sequence[int], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    n = int(np.prod(shape, dtype=np.int64))
-    values = np.arange(n) % 2 == 1 if dtype == BOOL else np.arange(n)
-    return np.asarray(values, dtype).reshape(shape)
-
-
-def _jaxpr(fun: Callable[..., Any], *avals: tuple[tuple[int, ...], np.dtype[Any]]) -> str:
-    def flat(*args: Any) -> list[Any]:
-        out = fun(*args)
-        return list(out) if isinstance(out, (list, tuple)) else [out]
-
-    closed = trace_to_jaxpr(
-        flat, [ShapedArray(s, d) for s, d in avals], DebugInfo("make_jaxpr", None)
-    )
-    return str(closed)
-
-
-def _check(out: Array, expected: np.ndarray[Any, Any]) -> None:
-    assert isinstance(out, Array)
-    got = np.asarray(out)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_array_equal(got, expected)
-
+from tests.lax._helpers import (
+    DTYPES,
+    F32,
+    I32,
+    ErrorCase,
+    arange,
+    check,
+    errors_test,
+    jaxpr_text,
+)
 
 RECORDED = {
     "slice": "{ lambda ; a:f32[2,3]. let\n    b:f32[2,2] = slice[limit_indices=(2, 3) start_indices=(0, 1) strides=None] a\n    c:f32[2,2] = slice[limit_indices=(2, 3) start_indices=(0, 0) strides=(1, 2)] a\n  in (b, c) }",
@@ -61,27 +38,27 @@ RECORDED = {
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_slice(dtype: np.dtype[Any]) -> None:
-    x = _arange((4, 5), dtype)
-    _check(lax.slice(x, (1, 0), (3, 5)), x[1:3, 0:5])
-    _check(lax.slice(x, (0, 1), (4, 5), (3, 2)), x[0:4:3, 1:5:2])
-    _check(lax.slice(device_put_host(x), (2, 2), (2, 4)), x[2:2, 2:4])
+    x = arange((4, 5), dtype)
+    check(lax.slice(x, (1, 0), (3, 5)), x[1:3, 0:5])
+    check(lax.slice(x, (0, 1), (4, 5), (3, 2)), x[0:4:3, 1:5:2])
+    check(lax.slice(device_put_host(x), (2, 2), (2, 4)), x[2:2, 2:4])
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_dynamic_slice(dtype: np.dtype[Any]) -> None:
-    x = _arange((5, 3), dtype)
-    _check(lax.dynamic_slice(x, (1, 1), (2, 2)), x[1:3, 1:3])
-    _check(lax.dynamic_slice(x, (-2, 0), (2, 3)), x[3:5])  # negative indices wrap around
-    _check(lax.dynamic_slice(x, (4, 2), (2, 2)), x[3:5, 1:3])  # XLA clamps into range
+    x = arange((5, 3), dtype)
+    check(lax.dynamic_slice(x, (1, 1), (2, 2)), x[1:3, 1:3])
+    check(lax.dynamic_slice(x, (-2, 0), (2, 3)), x[3:5])  # negative indices wrap around
+    check(lax.dynamic_slice(x, (4, 2), (2, 2)), x[3:5, 1:3])  # XLA clamps into range
     i = device_put_host(np.int32(-1))
-    _check(lax.dynamic_slice(x, (i, np.int32(0)), (1, 3)), x[4:5])
-    _check(lax.dynamic_slice(x, np.array([2, 1], np.int32), (1, 1)), x[2:3, 1:2])
+    check(lax.dynamic_slice(x, (i, np.int32(0)), (1, 3)), x[4:5])
+    check(lax.dynamic_slice(x, np.array([2, 1], np.int32), (1, 1)), x[2:3, 1:2])
 
 
 def test_dynamic_slice_without_negative_wraparound_clamps() -> None:
-    x = _arange((5,), F32)
+    x = arange((5,), F32)
     i = device_put_host(np.int32(-2))
-    _check(lax.dynamic_slice(x, (i,), (2,), allow_negative_indices=False), x[0:2])
+    check(lax.dynamic_slice(x, (i,), (2,), allow_negative_indices=False), x[0:2])
     with pytest.raises(
         ValueError,
         match=re.escape(
@@ -93,22 +70,22 @@ def test_dynamic_slice_without_negative_wraparound_clamps() -> None:
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_dynamic_update_slice(dtype: np.dtype[Any]) -> None:
-    x = _arange((4, 3), dtype)
+    x = arange((4, 3), dtype)
     u = np.ones((2, 2), dtype)
     expected = x.copy()
     expected[1:3, 1:3] = u
-    _check(lax.dynamic_update_slice(x, u, (1, 1)), expected)
+    check(lax.dynamic_update_slice(x, u, (1, 1)), expected)
     expected = x.copy()
     expected[2:4, 0:2] = u
-    _check(lax.dynamic_update_slice(x, u, (-1, 0)), expected)  # -1 wraps to 3, then clamps to 2
-    _check(lax.dynamic_update_slice(x, u, (device_put_host(np.int32(2)), np.int32(0))), expected)
+    check(lax.dynamic_update_slice(x, u, (-1, 0)), expected)  # -1 wraps to 3, then clamps to 2
+    check(lax.dynamic_update_slice(x, u, (device_put_host(np.int32(2)), np.int32(0))), expected)
 
 
 # -- errors (JAX's classes and messages) -------------------------------------------------
 
 X = np.ones((2, 3), np.float32)
 
-ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+ERRORS: list[ErrorCase] = [
     (
         "slice_len",
         lambda: lax.slice(X, (0,), (1,)),
@@ -196,19 +173,14 @@ ERRORS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("call", "exc", "msg"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
-)
-def test_errors(call: Callable[[], object], exc: type[Exception], msg: str) -> None:
-    with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
-        call()
+test_errors = errors_test(ERRORS)
 
 
 # -- jaxpr text (recorded from JAX 0.12) --------------------------------------------------
 
 
 def test_jaxpr_slice() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x: [lax.slice(x, (0, 1), (2, 3)), lax.slice(x, (0, 0), (2, 3), (1, 2))],
         ((2, 3), F32),
     )
@@ -216,12 +188,12 @@ def test_jaxpr_slice() -> None:
 
 
 def test_jaxpr_dynamic_slice() -> None:
-    got = _jaxpr(lambda x, i: lax.dynamic_slice(x, (i, 0), (1, 2)), ((2, 3), F32), ((), I32))
+    got = jaxpr_text(lambda x, i: lax.dynamic_slice(x, (i, 0), (1, 2)), ((2, 3), F32), ((), I32))
     assert got == RECORDED["dynamic_slice"]
 
 
 def test_jaxpr_dynamic_update_slice() -> None:
-    got = _jaxpr(
+    got = jaxpr_text(
         lambda x, u, i: lax.dynamic_update_slice(x, u, (1, i)),
         ((2, 3), F32),
         ((1, 2), F32),
@@ -253,18 +225,18 @@ def test_slice_matches_numpy(
     case: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]],
 ) -> None:
     shape, starts, limits, strides = case
-    x = _arange(shape, I32)
+    x = arange(shape, I32)
     expected = x[tuple(np.s_[s:lim:st_] for s, lim, st_ in zip(starts, limits, strides))]
-    _check(lax.slice(x, starts, limits, strides), expected)
+    check(lax.slice(x, starts, limits, strides), expected)
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(1, 6), st.integers(-8, 8), st.data())
 def test_dynamic_slice_clamps_like_xla(n: int, start: int, data: st.DataObject) -> None:
     size = data.draw(st.integers(0, n))
-    x = _arange((n,), F32)
+    x = arange((n,), F32)
     wrapped = start + n if start < 0 else start
     begin = min(max(wrapped, 0), n - size)
-    _check(
+    check(
         lax.dynamic_slice(x, (device_put_host(np.int32(start)),), (size,)), x[begin : begin + size]
     )

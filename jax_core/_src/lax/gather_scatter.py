@@ -564,6 +564,13 @@ def _scatter_lower(
     return result
 
 
+def _scatter_primitive(name: str) -> Primitive:
+    """A scatter primitive; all of them share one abstract eval and one lowering."""
+    prim = Primitive(name)
+    prim.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+    return prim
+
+
 def scatter(
     operand: ArrayLike,
     scatter_indices: ArrayLike,
@@ -581,8 +588,7 @@ def scatter(
     )
 
 
-scatter_p = Primitive("scatter")
-scatter_p.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+scatter_p = _scatter_primitive("scatter")
 
 
 def scatter_add(
@@ -598,8 +604,7 @@ def scatter_add(
     )
 
 
-scatter_add_p = Primitive("scatter-add")
-scatter_add_p.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+scatter_add_p = _scatter_primitive("scatter-add")
 
 
 def scatter_mul(
@@ -615,8 +620,7 @@ def scatter_mul(
     )
 
 
-scatter_mul_p = Primitive("scatter-mul")
-scatter_mul_p.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+scatter_mul_p = _scatter_primitive("scatter-mul")
 
 
 def scatter_min(
@@ -632,8 +636,7 @@ def scatter_min(
     )
 
 
-scatter_min_p = Primitive("scatter-min")
-scatter_min_p.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+scatter_min_p = _scatter_primitive("scatter-min")
 
 
 def scatter_max(
@@ -649,5 +652,4 @@ def scatter_max(
     )
 
 
-scatter_max_p = Primitive("scatter-max")
-scatter_max_p.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+scatter_max_p = _scatter_primitive("scatter-max")
