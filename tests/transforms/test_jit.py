@@ -214,3 +214,15 @@ def test_isinstance_array_under_jit() -> None:
     assert seen == [True]
     assert isinstance(jnp.ones(2), jax.Array)
     assert not isinstance(np.ones(2), jax.Array)
+
+
+def test_negative_static_argnums() -> None:
+    traces: list[int] = []
+
+    def f(x: jax.Array, n: int) -> jax.Array:
+        traces.append(n)
+        return x * n
+
+    g = jax.jit(f, static_argnums=-1)
+    np.testing.assert_allclose(np.asarray(g(jnp.ones(2), 3)), [3.0, 3.0])
+    assert traces == [3]  # n arrived as a Python int: it was static

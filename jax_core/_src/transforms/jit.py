@@ -143,17 +143,21 @@ class _JitFunction:
             has_var_kw = any(p.kind is p.VAR_KEYWORD for p in params)
             for n in (*names, *donate_names):
                 if n not in kinds and not has_var_kw:
+                    what = "static_argnames" if n in names else "donate_argnames"
                     raise ValueError(
-                        f"jitted function has static_argnames={names} and donate_argnames={donate_names}, "
+                        f"jitted function has {what}={names if n in names else donate_names}, "
                         f"but {n!r} is not a parameter of {self.name}{self.signature}."
-                    ) if n in names else ValueError(f"donate_argnames {n!r} is not a parameter of {self.name}")
+                    )
             has_var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
             if not has_var_pos:
+                n_pos = len(positional)
                 for i in nums:
-                    if not -len(positional) <= i < len(positional) and i >= 0:
+                    if not -n_pos <= i < n_pos:
                         raise ValueError(
-                            f"jitted function has static_argnums={static_argnums}, but only accepts {len(positional)} positional arguments."
+                            f"jitted function has static_argnums={static_argnums}, but only accepts {n_pos} positional arguments."
                         )
+                nums = tuple(sorted({i % n_pos for i in nums}))
+                donate = tuple(sorted({i % n_pos for i in donate if -n_pos <= i < n_pos}))
             # static_argnums and static_argnames name the same parameters (as in JAX).
             if nums and not names:
                 names = tuple(positional[i] for i in nums if i < len(positional))
