@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -9,19 +10,29 @@ import ml_dtypes
 import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lib.mlir import chlo, ir, mhlo, register_dialects, sdy
+from jax_core._src.lib.mlir import chlo, hlo, ir, mhlo, register_dialects, sdy
+
+
+@functools.cache
+def _dialect_registry() -> ir.DialectRegistry:
+    registry = ir.DialectRegistry()
+    register_dialects(registry)
+    return registry
 
 
 def make_ir_context() -> ir.Context:
-    """A fresh MLIR context with the dialects StableHLO lowering needs."""
+    """A fresh MLIR context with the dialects StableHLO lowering needs.
+
+    Only those dialects are loaded (loading every registered dialect costs ~1.5 ms
+    per lowering); the registry is built once.
+    """
     ctx = ir.Context()
-    registry = ir.DialectRegistry()
-    register_dialects(registry)
-    ctx.append_dialect_registry(registry)
-    ctx.load_all_available_dialects()
+    ctx.append_dialect_registry(_dialect_registry())
+    hlo.register_dialect(ctx)
+    chlo.register_dialect(ctx)
     sdy.register_dialect(ctx)
     mhlo.register_mhlo_dialect(ctx)
-    chlo.register_dialect(ctx)
+    ctx.dialects["func"]
     return ctx
 
 
