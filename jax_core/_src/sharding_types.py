@@ -1,0 +1,91 @@
+"""jaxlib's device and sharding classes, and the type aliases the sharding modules share.
+
+jaxlib's ``_jax`` extension ships no stubs. The classes of it that appear in
+signatures (``Device``, ``DeviceList`` and the C++ ``Sharding`` base) are declared
+here for the type checkers under ``TYPE_CHECKING`` and are jaxlib's own classes at
+run time. Used by :mod:`jax_core._src.mesh`, :mod:`jax_core._src.partition_spec`,
+:mod:`jax_core._src.op_shardings` and :mod:`jax_core._src.sharding`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from jax_core._src import lib as _lib
+
+# Reached through ``ModuleType``, the extension's attributes are ``Any`` to both checkers.
+_jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
+
+__all__ = ["AxisName", "CppSharding", "Device", "DeviceList", "HloSharding", "Index", "Shape"]
+
+if TYPE_CHECKING:
+
+    class Device:
+        """A jaxlib device, e.g. ``CpuDevice(id=0)`` (jaxlib's C++ ``Device``)."""
+
+        @property
+        def id(self) -> int:
+            """The device's id, unique within its client."""
+            ...
+
+        @property
+        def platform(self) -> str:
+            """The platform name, e.g. ``'cpu'``."""
+            ...
+
+        @property
+        def device_kind(self) -> str:
+            """The kind of device, e.g. ``'cpu'``."""
+            ...
+
+        @property
+        def process_index(self) -> int:
+            """The index of the process the device is attached to."""
+            ...
+
+        @property
+        def client(self) -> Any:
+            """The PjRt client that owns the device."""
+            ...
+
+        def __hash__(self) -> int: ...
+        def __eq__(self, other: object, /) -> bool: ...
+
+    class CppSharding:
+        """jaxlib's C++ ``Sharding`` base class (no Python-visible members)."""
+
+    class DeviceList:
+        """jaxlib's C++ ``DeviceList``: an immutable, hashable tuple of devices."""
+
+        @property
+        def is_fully_addressable(self) -> bool: ...
+        @property
+        def default_memory_kind(self) -> str | None: ...
+        @property
+        def memory_kinds(self) -> tuple[str, ...]: ...
+        @property
+        def addressable_device_list(self) -> DeviceList: ...
+        def __iter__(self) -> Iterator[Device]: ...
+        def __len__(self) -> int: ...
+        def __getitem__(self, i: int, /) -> Device: ...
+        def __hash__(self) -> int: ...
+        def __eq__(self, other: object, /) -> bool: ...
+
+else:
+    Device = _jax.Device
+    CppSharding = _jax.Sharding
+    DeviceList = _jax.DeviceList
+
+HloSharding: TypeAlias = Any
+"""An XLA ``HloSharding`` (jaxlib's ``_hlo.HloSharding``; untyped)."""
+
+Shape: TypeAlias = tuple[int, ...]
+"""A global or per-shard array shape."""
+
+Index: TypeAlias = tuple[slice, ...]
+"""The part of the global array a device holds: one slice per dimension."""
+
+AxisName: TypeAlias = Hashable
+"""A mesh axis name (usually a ``str``)."""
