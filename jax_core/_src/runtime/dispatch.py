@@ -16,24 +16,15 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, set_default_impl
 from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
-from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.compile import Executable, compile_module
-from jax_core._src.runtime.transfer import ensure_single_device
+from jax_core._src.runtime.transfer import to_device_input
 
 _cache: dict[tuple[Any, ...], Executable] = {}
 
 
 def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(sorted(params.items()))
-
-
-def _as_device_array(x: Any) -> Any:
-    if type(x) is ArrayImpl:
-        return ensure_single_device(x)
-    jax_array = getattr(x, "__jax_array__", None)
-    if jax_array is not None:
-        return _as_device_array(jax_array())
-    return device_put_host(x)
 
 
 def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any]) -> Executable:
@@ -53,7 +44,7 @@ def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str,
     """Evaluates ``primitive`` on concrete inputs."""
     avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
     exe = primitive_executable(primitive, avals, params)
-    outs = exe.call([_as_device_array(x) for x in args])
+    outs = exe.call([to_device_input(x) for x in args])
     return outs if primitive.multiple_results else outs[0]
 
 

@@ -30,7 +30,7 @@ from jax_core._src import lib as _lib
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.runtime import client
-from jax_core._src.runtime.array import ArrayImpl, _to_numpy_canonical  # pyright: ignore[reportPrivateUsage]
+from jax_core._src.runtime.array import ArrayImpl, _to_numpy_canonical, device_put_host  # pyright: ignore[reportPrivateUsage]
 from jax_core._src.sharding import (
     Device,
     Sharding,
@@ -269,3 +269,17 @@ def ensure_single_device(x: Any, device: Device | None = None) -> Any:
             if shard._sharding._device == dev:
                 return ArrayImpl(x.aval, target, [shard], False, True)
     return _put_host(np.asarray(x), bool(x.aval.weak_type), target, committed=False)
+
+
+def to_device_input(x: Any) -> Any:
+    """An argument for a one-device executable: a device array on one device.
+
+    Device arrays spanning several devices are gathered, ``__jax_array__`` objects
+    converted, and host values (NumPy arrays, Python scalars) copied to the device.
+    """
+    if type(x) is ArrayImpl:
+        return ensure_single_device(x)
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        return to_device_input(jax_array())
+    return device_put_host(x)

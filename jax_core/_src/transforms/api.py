@@ -7,11 +7,11 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, Literal, ParamSpec, Protocol, TypeVar, overload
 
 from jax_core._src import config
-from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
+from jax_core._src.core.avals import ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.trace import Tracer
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
-from jax_core._src.transforms.jit import make_jit
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.transforms.jit import abstractify, make_jit
 from jax_core._src.transforms.stages import Lowered, Traced
 from jax_core._src.tree_util import tree_flatten, tree_map, tree_unflatten
 
@@ -98,12 +98,6 @@ def jit(
     return wrap if fun is None else wrap(fun)
 
 
-def _struct_aval(x: Any) -> ShapedArray:
-    if isinstance(x, ShapeDtypeStruct):
-        return x.to_aval()
-    return get_aval(x)
-
-
 class _MakeJaxpr(Generic[P]):
     def __init__(self, fun: Callable[P, Any], static_argnums: tuple[int, ...], return_shape: bool) -> None:
         # Called with arguments rebuilt from flat leaves, so kept without its signature.
@@ -127,7 +121,7 @@ class _MakeJaxpr(Generic[P]):
             out_tree_box.append(out_tree)
             return out_leaves
 
-        jaxpr = trace_to_jaxpr(flat_fun, [_struct_aval(x) for x in leaves], DebugInfo("make_jaxpr", fun))
+        jaxpr = trace_to_jaxpr(flat_fun, [abstractify(x) for x in leaves], DebugInfo("make_jaxpr", fun))
         if self._return_shape:
             shapes = tree_unflatten(out_tree_box[0], [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in jaxpr.out_avals])
             return jaxpr, shapes
@@ -183,7 +177,7 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         out_tree_box.append(out_tree)
         return out_leaves
 
-    jaxpr = trace_to_jaxpr(flat_fun, [_struct_aval(x) for x in leaves], DebugInfo("eval_shape", fun))
+    jaxpr = trace_to_jaxpr(flat_fun, [abstractify(x) for x in leaves], DebugInfo("eval_shape", fun))
     return tree_unflatten(out_tree_box[0], [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in jaxpr.out_avals])
 
 

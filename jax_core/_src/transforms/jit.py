@@ -31,7 +31,7 @@ from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContex
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.client import CppSharding
 from jax_core._src.runtime.compile import Executable, compile_module
-from jax_core._src.runtime.transfer import ensure_single_device
+from jax_core._src.runtime.transfer import to_device_input
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
@@ -108,7 +108,8 @@ class _Entry(NamedTuple):
     executable: Executable | None
 
 
-def _abstractify(x: Any) -> ShapedArray:
+def abstractify(x: Any) -> ShapedArray:
+    """The aval of a jit argument: an array, a scalar, or a ``ShapeDtypeStruct``."""
     if isinstance(x, ShapeDtypeStruct):
         return x.to_aval()
     return get_aval(x)
@@ -227,11 +228,11 @@ class _JitFunction:
         leaves, in_tree, statics, donated, names = self._split(args, kwargs)
         if avals is None:
             try:
-                avals = [_abstractify(x) for x in leaves]
+                avals = [abstractify(x) for x in leaves]
             except TypeError:
                 for x, name in zip(leaves, names):
                     try:
-                        _abstractify(x)
+                        abstractify(x)
                     except TypeError:
                         raise TypeError(
                             f"Error interpreting argument to {self.fun} as an abstract array. The problematic "
@@ -281,7 +282,7 @@ class _JitFunction:
         entry = self._compiled(entry, donated, key)
         exe = entry.executable
         assert exe is not None
-        out_flat = exe.call([_to_device(x) for x in leaves])
+        out_flat = exe.call([to_device_input(x) for x in leaves])
         sharding = exe.out_shardings
         fastpath = _FastpathData(
             exe.loaded,
@@ -319,13 +320,13 @@ class _JitFunction:
 
             def call(*a: Any, **k: Any) -> Any:
                 leaves = self._split(a, k)[0]
-                got = [_abstractify(x) for x in leaves]
+                got = [abstractify(x) for x in leaves]
                 if [(g.shape, g.dtype) for g in got] != [(e.shape, e.dtype) for e in in_avals]:
                     raise TypeError(
                         "Argument types differ from the types for which this computation was compiled. "
                         f"Expected {[str(e) for e in in_avals]}, got {[str(g) for g in got]}."
                     )
-                return tree_unflatten(entry.out_tree, exe.call([_to_device(x) for x in leaves]))
+                return tree_unflatten(entry.out_tree, exe.call([to_device_input(x) for x in leaves]))
 
             return Compiled(exe, call, entry.out_tree)
 
@@ -356,15 +357,6 @@ def _check_hashable(x: Any, what: str) -> Any:
             f"'{type(x).__name__}'\n"
         ) from None
     return x
-
-
-def _to_device(x: Any) -> Any:
-    if type(x) is ArrayImpl:
-        return ensure_single_device(x)
-    jax_array = getattr(x, "__jax_array__", None)
-    if jax_array is not None:
-        return _to_device(jax_array())
-    return device_put_host(x)
 
 
 def _jax_sharding(exe: Executable) -> CppSharding:
