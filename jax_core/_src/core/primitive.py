@@ -36,7 +36,13 @@ Called as ``rule(ctx, *operands, **params)`` with ``ir.Value`` operands.
 """
 
 TransformRule: TypeAlias = Callable[..., Any]
-"""A jvp, transpose or batching rule (their precise shapes live with the transformations)."""
+"""A jvp, transpose, batching or partial-evaluation rule.
+
+Their contracts are documented where rule authors find their helpers:
+``interpreters/ad_util.py`` (jvp, transpose), ``interpreters/batching_util.py`` (batch)
+and ``interpreters/partial_eval.py`` (``partial_eval``, only for higher-order primitives
+whose inner jaxpr can be split; others are staged whole when any operand is unknown).
+"""
 
 
 PrintRule = Callable[[dict[str, Any]], Sequence[tuple[str, Any]]]
@@ -53,6 +59,7 @@ class Rules:
     jvp: TransformRule | None = None
     transpose: TransformRule | None = None
     batch: TransformRule | None = None
+    partial_eval: TransformRule | None = None
     pp: PrintRule | None = None
 
 

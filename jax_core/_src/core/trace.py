@@ -9,6 +9,7 @@ transformation the current trace is the ``EvalTrace``, which computes eagerly.
 from __future__ import annotations
 
 import abc
+import operator
 import contextlib
 import threading
 from collections.abc import Generator, Iterator, Sequence
@@ -83,6 +84,11 @@ class Tracer(Array):
         """Explains where this value became a tracer (overridden by traces that know)."""
         return ""
 
+    def to_concrete_value(self) -> Any:
+        """The value this tracer stands for, when it is known now (e.g. a primal under
+        ``grad``), else ``None``: Python conversions (``bool``, ``int``, ...) use it."""
+        return None
+
     def belongs_to(self, trace: Trace) -> bool:
         """Whether this tracer was made by ``trace``."""
         return self._trace is trace
@@ -107,6 +113,9 @@ class Tracer(Array):
         return f"{type(self).__name__}({self.aval})"
 
     def __bool__(self) -> bool:
+        value = self.to_concrete_value()
+        if value is not None:
+            return bool(value)
         raise TracerBoolConversionError(
             f"Attempted boolean conversion of traced array with shape {self.aval}.\n"
             f"{self.provenance()}"
@@ -119,15 +128,27 @@ class Tracer(Array):
         )
 
     def __int__(self) -> int:
+        value = self.to_concrete_value()
+        if value is not None:
+            return int(value)
         self._scalar_conversion("int")
 
     def __float__(self) -> float:
+        value = self.to_concrete_value()
+        if value is not None:
+            return float(value)
         self._scalar_conversion("float")
 
     def __complex__(self) -> complex:
+        value = self.to_concrete_value()
+        if value is not None:
+            return complex(value)
         self._scalar_conversion("complex")
 
     def __index__(self) -> int:
+        value = self.to_concrete_value()
+        if value is not None:
+            return operator.index(value)
         raise TracerIntegerConversionError(
             f"The __index__() method was called on traced array with shape {self.aval}.\n"
             f"{self.provenance()}"

@@ -169,6 +169,14 @@ class JaxprTrace(Trace):
         self._const_ids[id(x)] = tracer
         return tracer
 
+    def producer(self, var: Var) -> JaxprEqn | None:
+        """The equation that produced ``var`` (None for inputs and constants)."""
+        return self._producer.get(var)
+
+    def tracer_for(self, var: Var) -> JaxprTracer:
+        """A tracer of this trace standing for one of its variables."""
+        return JaxprTracer(self, var.aval, var)
+
     def to_tracer(self, x: Any) -> JaxprTracer:
         """``x`` as a tracer of this trace."""
         if isinstance(x, JaxprTracer) and x.belongs_to(self):

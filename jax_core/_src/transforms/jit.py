@@ -24,6 +24,7 @@ from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, current_trace, eval_trace
+from jax_core._src.interpreters.call_rules import call_batch, call_jvp, call_partial_eval, call_transpose
 from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_invars, get_aval, trace_to_jaxpr
 from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
@@ -58,7 +59,17 @@ def _jit_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
 
 
 jit_p = Primitive("jit", multiple_results=True)
-jit_p.def_rules(Rules(abstract_eval=_jit_abstract_eval, lower=_jit_lower, pp=_jit_pp))
+jit_p.def_rules(
+    Rules(
+        abstract_eval=_jit_abstract_eval,
+        lower=_jit_lower,
+        jvp=call_jvp(jit_p),
+        transpose=call_transpose(jit_p),
+        batch=call_batch(jit_p),
+        partial_eval=call_partial_eval(jit_p),
+        pp=_jit_pp,
+    )
+)
 
 
 # -- argument handling --------------------------------------------------------------------
