@@ -17,6 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     # Only for checkers: ``sharding`` imports the runtime, which imports this module.
     from jax_core._src.sharding import Device, Sharding
+    from jax_core._src.typing import DTypeLike
 
 
 class Array(abc.ABC):
@@ -155,13 +156,13 @@ class Array(abc.ABC):
         def reshape(self, *shape: Any, order: str = "C") -> Array:
             """The same elements in a new shape."""
             ...
-        def astype(self, dtype: Any) -> Array:
+        def astype(self, dtype: DTypeLike) -> Array:
             """The array converted to ``dtype``."""
             ...
         def transpose(self, *axes: Any) -> Array:
             """The array with its axes permuted (reversed if none are given)."""
             ...
-        def sum(self, axis: int | Sequence[int] | None = None, dtype: Any = None, keepdims: bool = False) -> Array:
+        def sum(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
             """The sum over ``axis`` (all axes by default)."""
             ...
         def max(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Array:
@@ -170,10 +171,10 @@ class Array(abc.ABC):
         def min(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Array:
             """The minimum over ``axis`` (all axes by default)."""
             ...
-        def mean(self, axis: int | Sequence[int] | None = None, dtype: Any = None, keepdims: bool = False) -> Array:
+        def mean(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
             """The mean over ``axis`` (all axes by default)."""
             ...
-        def prod(self, axis: int | Sequence[int] | None = None, dtype: Any = None, keepdims: bool = False) -> Array:
+        def prod(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
             """The product over ``axis`` (all axes by default)."""
             ...
         def ravel(self) -> Array:

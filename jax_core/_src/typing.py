@@ -2,33 +2,113 @@
 
 Inputs are typed loosely (``ArrayLike``, ``DTypeLike``, ``ShapeLike``) and outputs
 strictly (``Array``, ``np.dtype``, ``tuple[int, ...]``), as JEP 12049 proposes.
+Loose is not the same as anything: a dtype *name* must be one JAX accepts, so a
+misspelling such as ``jnp.zeros(3, "flaot32")`` is a type error (``DTypeName``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 
 from jax_core._src.basearray import Array as Array
 
 DType: TypeAlias = np.dtype[Any]
-"""A concrete dtype object, as every jax_core function returns."""
+"""A concrete dtype object, as every jax_core function returns.
+
+Example::
+
+    def widest(x: Array, y: Array) -> DType:
+        return jnp.promote_types(x.dtype, y.dtype)
+"""
 
 Shape: TypeAlias = tuple[int, ...]
-"""A concrete shape, as every jax_core function returns."""
+"""A concrete shape, as every jax_core function returns.
+
+Example::
+
+    def batch_shape(x: Array) -> Shape:
+        return x.shape[:-1]
+"""
 
 DimSize: TypeAlias = int
-"""One dimension of a shape."""
+"""One dimension of a shape.
+
+Example::
+
+    def rows(x: Array) -> DimSize:
+        return x.shape[0]
+"""
 
 ShapeLike: TypeAlias = int | Sequence[int]
-"""What shape parameters accept: an int or a sequence of ints."""
+"""What shape parameters accept: an int or a sequence of ints.
+
+Example::
+
+    def make(shape: ShapeLike) -> Array:
+        return jnp.zeros(shape)   # make(3), make((2, 3)) and make([2, 3]) all work
+"""
+
+# The dtype names JAX accepts: what ``np.dtype(name)`` maps (with ml_dtypes imported) to a dtype
+# a JAX array may have. Byte-order-prefixed codes ("<f4", "=i8", "|b1") are accepted at run time
+# too but left out; spell those ``np.dtype("<f4")``. tests/typing/test_dtype_names.py checks this
+# list against the runtime both ways.
+DTypeName: TypeAlias = Literal[
+    # bool
+    "bool", "bool_", "?", "b1",
+    # signed integers (ml_dtypes' int1/int2/int4, then NumPy's; "l"/"long" and "p"/"n" are
+    # int64 or int32 depending on the platform, valid either way)
+    "int1", "int2", "int4",
+    "int8", "byte", "b", "i1",
+    "int16", "short", "h", "i2",
+    "int32", "intc", "i", "i4",
+    "int64", "int", "int_", "intp", "long", "longlong", "i8", "l", "q", "p", "n",
+    # unsigned integers
+    "uint1", "uint2", "uint4",
+    "uint8", "ubyte", "B", "u1",
+    "uint16", "ushort", "H", "u2",
+    "uint32", "uintc", "I", "u4",
+    "uint64", "uint", "uintp", "ulong", "ulonglong", "u8", "L", "Q", "P", "N",
+    # floating point (ml_dtypes' low-precision floats, then IEEE)
+    "bfloat16",
+    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
+    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+    "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+    "float16", "half", "e", "f2",
+    "float32", "single", "f", "f4",
+    "float64", "double", "float", "d", "f8",
+    # complex
+    "complex64", "csingle", "F", "c8",
+    "complex128", "cdouble", "complex", "D", "c16",
+]  # fmt: skip
+"""Every dtype name (and NumPy character code) JAX accepts, as a ``Literal``.
+
+``DTypeLike`` takes these names instead of any ``str``, so type checkers reject a misspelt
+name. A name only known at run time (read from a config file, say) is turned into a dtype
+first with ``np.dtype(name)``, which raises ``TypeError`` for an unknown name.
+
+Example::
+
+    def cast(x: Array, name: DTypeName = "float32") -> Array:
+        return x.astype(name)
+
+    cast(x, "bfloat16")   # ok
+    cast(x, "flaot32")    # type error: not a DTypeName
+"""
 
 
 @runtime_checkable
 class SupportsDType(Protocol):
-    """Any object with a ``dtype`` attribute (numpy scalar types, ``ShapeDtypeStruct``)."""
+    """Any object with a ``dtype`` attribute (numpy scalar types, ``ShapeDtypeStruct``).
+
+    Example::
+
+        spec = jax.ShapeDtypeStruct((3,), jnp.float32)
+        jnp.zeros(spec.shape, spec)           # spec is a SupportsDType
+        isinstance(spec, SupportsDType)       # True
+    """
 
     @property
     def dtype(self) -> DType:
@@ -36,13 +116,56 @@ class SupportsDType(Protocol):
         ...
 
 
-DTypeLike: TypeAlias = str | type[Any] | np.dtype[Any] | SupportsDType
-"""What dtype parameters accept: dtype objects, scalar types, Python types or names."""
+if TYPE_CHECKING:
+    _ScalarType: TypeAlias = type[np.generic[Any]]
+else:  # numpy.generic takes no subscript at run time
+    _ScalarType = type[np.generic]
+
+DTypeLike: TypeAlias = (
+    DTypeName
+    | _ScalarType
+    | type[bool]
+    | type[int]
+    | type[float]
+    | type[complex]
+    | np.dtype[Any]
+    | SupportsDType
+)
+"""What dtype parameters accept: dtype objects, scalar types, Python types or dtype names.
+
+Names are checked statically (``DTypeName``), and so are types: NumPy/ml_dtypes scalar types
+and ``bool``/``int``/``float``/``complex`` pass, ``str`` or ``list`` do not. ``None`` is not
+part of it; parameters that allow a default dtype are typed ``DTypeLike | None``.
+
+Example::
+
+    def zeros_of(shape: ShapeLike, dtype: DTypeLike = "float32") -> Array:
+        return jnp.zeros(shape, dtype)
+
+    zeros_of(3, jnp.int8)          # ok: a scalar type
+    zeros_of(3, np.dtype("f2"))    # ok: a dtype object
+    zeros_of(3, float)             # ok: a Python type (the default float dtype)
+    zeros_of(3, "bfloat16")        # ok: a name
+    zeros_of(3, "bf16")            # type error: not a DTypeName
+    zeros_of(3, str)               # type error: not a scalar type JAX arrays can hold
+"""
 
 
 @runtime_checkable
 class SupportsJaxArray(Protocol):
-    """An object that converts itself to an array through ``__jax_array__``."""
+    """An object that converts itself to an array through ``__jax_array__``.
+
+    Example::
+
+        class Meters:
+            def __init__(self, v: float) -> None:
+                self.v = v
+
+            def __jax_array__(self) -> Array:
+                return jnp.asarray(self.v)
+
+        jnp.sin(Meters(1.0))   # accepted where an ArrayLike is
+    """
 
     def __jax_array__(self) -> Array:
         """The object as a jax_core array."""
@@ -60,4 +183,25 @@ ArrayLike: TypeAlias = (
     | complex
     | SupportsJaxArray
 )
-"""What array parameters accept. Lists, tuples, strings and None are rejected, as in JAX."""
+"""What array parameters accept. Lists, tuples, strings and None are rejected, as in JAX.
+
+Example::
+
+    def scale(x: ArrayLike, factor: float = 2.0) -> Array:
+        return jnp.asarray(x) * factor
+
+    scale(jnp.ones(3)); scale(np.ones(3)); scale(1.5)   # ok
+    scale([1.0, 2.0])                                   # type error: convert with jnp.array first
+"""
+
+PRNGKeyArray: TypeAlias = Array
+"""An array of PRNG keys. Keys are ``Array`` values whose dtype is a key dtype.
+
+A documenting alias, not a separate type: a checker treats it exactly as ``Array``, and
+``isinstance(key, Array)`` holds. Use it to say which parameters expect keys.
+
+Example::
+
+    def init(key: PRNGKeyArray, shape: Shape) -> Array:
+        return jax.random.normal(key, shape)
+"""

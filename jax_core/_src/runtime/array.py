@@ -49,7 +49,11 @@ def _to_numpy_canonical(x: object) -> tuple[np.ndarray[Any, Any], bool]:
         arr = np.asarray(x, dtypes.dtype(x, canonicalize=True))
     else:
         raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")
-    if arr.dtype == object or arr.dtype.kind in "USV" and arr.dtype != dtypes.float0:
+    # ml_dtypes' types (bfloat16, int4, float8_*) are kind "V" too, like float0: both are valid.
+    kind = arr.dtype.kind
+    if kind in "OUST" or (
+        kind == "V" and arr.dtype not in dtypes.PROMOTABLE_DTYPES and arr.dtype != dtypes.float0
+    ):
         raise TypeError(f"JAX only supports number and bool dtypes, got array with dtype {arr.dtype}")
     canonical = dtypes.canonicalize_dtype(arr.dtype)
     if arr.dtype != canonical:
