@@ -1,0 +1,167 @@
+"""Running mypy and pyright over a set of files and parsing what they report.
+
+Shared by the corpus harness (test_corpus.py) and the installed-wheel test (test_wheel_types.py).
+Both checkers are started at once and run side by side; each reports ``Diagnostic``s keyed by
+absolute file path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHECKERS = ("mypy", "pyright")
+
+_MYPY_LINE = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|warning|note): (?P<message>.*?)"
+    r"(?:  \[(?P<code>[a-z0-9-]+)\])?$"
+)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message of one checker: 1-based line, severity, text and rule/error code."""
+
+    line: int
+    severity: str  # "error" or "warning" (both count as errors), "note"/"information" otherwise
+    message: str
+    code: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity in ("error", "warning")
+
+    def __str__(self) -> str:
+        code = f"  [{self.code}]" if self.code else ""
+        return f"{self.message}{code}"
+
+
+@dataclass
+class CheckerRun:
+    """What one checker reported, by absolute file path; ``failure`` is set if it did not run."""
+
+    name: str
+    seconds: float = 0.0
+    by_file: dict[str, list[Diagnostic]] = field(default_factory=lambda: defaultdict(list))
+    failure: str | None = None
+    raw: str = ""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
+    env["PYRIGHT_PYTHON_IGNORE_WARNINGS"] = "1"  # the pip wrapper's "new version" notice
+    env["NO_COLOR"] = "1"
+    return env
+
+
+def mypy_command(config: Path, targets: Sequence[str], cache_dir: Path, python: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--config-file",
+        str(config),
+        "--python-executable",
+        python,
+        "--cache-dir",
+        str(cache_dir),
+        "--show-absolute-path",
+        "--no-error-summary",
+        "--hide-error-context",
+        "--show-error-codes",
+        "--no-pretty",
+        "--no-color-output",
+        *targets,
+    ]
+
+
+def pyright_command(config: Path, targets: Sequence[str], python: str) -> list[str]:
+    cmd = [sys.executable, "-m", "pyright", "--outputjson", "--pythonpath", python]
+    cmd += ["-p", str(config)]
+    return [*cmd, *targets]
+
+
+def parse_mypy(run: CheckerRun, cwd: Path, returncode: int, stdout: str, stderr: str) -> None:
+    run.raw = stdout + stderr
+    if returncode not in (0, 1):
+        run.failure = f"mypy exited with {returncode}:\n{(stdout + stderr)[-4000:]}"
+        return
+    for text in stdout.splitlines():
+        m = _MYPY_LINE.match(text)
+        if m is None:
+            continue  # continuation of a multi-line note
+        path = str((cwd / m["path"]).resolve())
+        run.by_file[path].append(Diagnostic(int(m["line"]), m["severity"], m["message"], m["code"]))
+    if returncode == 1 and not any(d.is_error for ds in run.by_file.values() for d in ds):
+        run.failure = f"mypy exited with 1 but printed no parsable error:\n{run.raw[-4000:]}"
+
+
+def parse_pyright(run: CheckerRun, returncode: int, stdout: str, stderr: str) -> None:
+    run.raw = stdout + stderr
+    try:
+        report = json.loads(stdout)
+    except json.JSONDecodeError:
+        run.failure = f"pyright gave no JSON (exit {returncode}):\n{run.raw[-4000:]}"
+        return
+    if returncode not in (0, 1):
+        run.failure = f"pyright exited with {returncode}:\n{run.raw[-4000:]}"
+        return
+    for diag in report.get("generalDiagnostics", []):
+        line = diag.get("range", {}).get("start", {}).get("line", -1) + 1
+        path = str(Path(diag["file"]).resolve())
+        run.by_file[path].append(
+            Diagnostic(line, diag["severity"], diag["message"], diag.get("rule"))
+        )
+
+
+def run_checkers(
+    *,
+    cwd: Path,
+    mypy_config: Path,
+    pyright_config: Path,
+    targets: Sequence[str],
+    cache_dir: Path,
+    python: str = sys.executable,
+    timeout: float = 240,
+    extra_env: dict[str, str] | None = None,
+) -> dict[str, CheckerRun]:
+    """Runs mypy and pyright concurrently on ``targets`` (paths relative to ``cwd``)."""
+    import time
+
+    env = {**_env(), **(extra_env or {})}
+    commands = {
+        "mypy": mypy_command(mypy_config, targets, cache_dir, python),
+        "pyright": pyright_command(pyright_config, targets, python),
+    }
+    start = time.perf_counter()
+    procs = {
+        name: subprocess.Popen(
+            cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for name, cmd in commands.items()
+    }
+    runs = {name: CheckerRun(name) for name in commands}
+    for name, proc in procs.items():
+        try:
+            stdout, stderr = proc.communicate(
+                timeout=max(1.0, timeout - (time.perf_counter() - start))
+            )
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stdout, stderr = proc.communicate()
+            runs[name].failure = f"{name} timed out after {timeout:.0f} s"
+            continue
+        runs[name].seconds = time.perf_counter() - start
+        if name == "mypy":
+            parse_mypy(runs[name], cwd, proc.returncode, stdout, stderr)
+        else:
+            parse_pyright(runs[name], proc.returncode, stdout, stderr)
+    return runs

@@ -1,0 +1,79 @@
+"""What checkers infer for Array properties, methods and operators."""
+
+from typing import Any, assert_type
+
+import numpy as np
+
+import jax_core.numpy as jnp
+from jax_core import Array
+
+x = jnp.arange(6.0).reshape(2, 3)
+nx = np.ones((2, 3), np.float32)
+
+# Properties
+assert_type(x.shape, tuple[int, ...])
+assert_type(x.dtype, np.dtype[Any])
+assert_type(x.ndim, int)
+assert_type(x.size, int)
+assert_type(x.itemsize, int)
+assert_type(x.nbytes, int)
+assert_type(x.weak_type, bool)
+assert_type(x.T, Array)
+
+# Methods
+assert_type(x.sum(), Array)
+assert_type(x.sum(axis=0, dtype="float32", keepdims=True), Array)
+assert_type(x.mean(axis=(0, 1)), Array)
+assert_type(x.max(axis=1), Array)
+assert_type(x.min(), Array)
+assert_type(x.prod(dtype=jnp.float32), Array)
+assert_type(x.reshape(3, 2), Array)
+assert_type(x.reshape((6,)), Array)
+assert_type(x.astype("bfloat16"), Array)
+assert_type(x.astype(jnp.int32), Array)
+assert_type(x.transpose(), Array)
+assert_type(x.ravel(), Array)
+assert_type(x.flatten(), Array)
+assert_type(x.squeeze(), Array)
+assert_type(x.copy(), Array)
+assert_type(x.block_until_ready(), Array)
+assert_type(x[0, 0].item(), bool | int | float | complex)
+assert_type(len(x), int)
+assert_type(float(x[0, 0]), float)
+assert_type(int(x[0, 0]), int)
+assert_type(bool(x[0, 0]), bool)
+assert_type(np.asarray(x), np.ndarray[tuple[Any, ...], np.dtype[Any]])
+
+# Indexing and functional updates
+assert_type(x[0], Array)
+assert_type(x[:, 1:], Array)
+assert_type(x[x > 2], Array)
+assert_type(x.at[0, 1].set(10.0), Array)  # E: Any
+assert_type(x.at[:, 0].add(1.0), Array)  # E: Any
+
+# Operators with arrays, Python scalars and NumPy values, both sides
+assert_type(x + x, Array)
+assert_type(x + 1, Array)
+assert_type(1 + x, Array)
+assert_type(2.0 * x, Array)
+assert_type(x - 1j, Array)
+assert_type(1 - x, Array)
+assert_type(x / 2, Array)
+assert_type(2 / x, Array)
+assert_type(x // 2, Array)
+assert_type(x % 2, Array)
+assert_type(2 ** x, Array)
+assert_type(x ** 2, Array)
+assert_type(x @ x.T, Array)
+assert_type(-x, Array)
+assert_type(abs(x), Array)
+assert_type(x > 1, Array)
+assert_type(x == x, Array)
+assert_type(x != 0, Array)
+assert_type((x > 1) & (x < 4), Array)
+assert_type(~(x > 1), Array)
+assert_type(x + nx, Array)
+assert_type(x * np.float32(2), Array)
+assert_type(np.float32(2) * x, Array)
+# NumPy's own stubs win the reflected operator: checkers say ndarray, the value is an Array.
+assert_type(nx + x, Array)  # E: ndarray
