@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters.ad_util import (
+    UndefinedPrimal,
+    Zero,
+    is_zero,
+    tangent_aval,
+    tangent_dtype,
+)
+from jax_core._src.interpreters.batching_util import vectorized_batcher
+from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -23,7 +34,35 @@ def _convert_element_type_lower(
     return hlo_util.convert(x, ctx.avals_in[0], ctx.avals_out[0])
 
 
+def _convert_element_type_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, new_dtype: np.dtype[Any], weak_type: bool
+) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    new_tangent_dtype = tangent_dtype(new_dtype)
+    # Conversions to integers/bools (and from them: their tangent is float0) have zero tangents.
+    if is_zero(t) or new_tangent_dtype == dtypes.float0 or get_aval(t).dtype == dtypes.float0:
+        return out, Zero.from_primal_value(out)
+    return out, convert_element_type_p.bind(t, new_dtype=new_tangent_dtype, weak_type=weak_type)
+
+
+def _convert_element_type_transpose(
+    ct: Any, x: UndefinedPrimal, *, new_dtype: np.dtype[Any], weak_type: bool
+) -> list[Any]:
+    """Converts the cotangent back to the operand's dtype (complex to real keeps the real part)."""
+    old = x.aval
+    if tangent_dtype(old.dtype) == dtypes.float0:
+        return [Zero(tangent_aval(old))]
+    return [convert_element_type_p.bind(ct, new_dtype=old.dtype, weak_type=old.weak_type)]
+
+
 convert_element_type_p = Primitive("convert_element_type")
 convert_element_type_p.def_rules(
-    Rules(abstract_eval=_convert_element_type_abstract_eval, lower=_convert_element_type_lower)
+    Rules(
+        abstract_eval=_convert_element_type_abstract_eval,
+        lower=_convert_element_type_lower,
+        jvp=_convert_element_type_jvp,
+        transpose=_convert_element_type_transpose,
+        batch=vectorized_batcher(convert_element_type_p),
+    )
 )

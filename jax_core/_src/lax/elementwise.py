@@ -1,7 +1,8 @@
 """Elementwise primitives: arithmetic, transcendental functions, logic, comparisons, select.
 
 Each primitive is one ``Rules`` registration; the op tables below keep the many
-one-line ops (same shape rule, one StableHLO op) in one readable place.
+one-line ops (same shape rule, one StableHLO op) in one readable place. Their jvp,
+transpose and batching rules live in ``elementwise_rules`` (tables keyed by name).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.primitive import AbstractEvalRule, LowerRule, Primitive, Rules
+from jax_core._src.lax import elementwise_rules as _rules
 from jax_core._src.lax.base import (
     DTypeRule,
     broadcast_operands,
@@ -43,14 +45,24 @@ def _unop(
     op: UnaryLowering,
     result_dtype: Callable[[np.dtype[Any]], np.dtype[Any]] | None = None,
 ) -> Primitive:
-    prim = Primitive(name)
-    prim.def_rules(Rules(abstract_eval=unop_abstract_eval(name, accepts, result_dtype), lower=lower_with(op)))
-    return prim
+    return _register(Primitive(name), unop_abstract_eval(name, accepts, result_dtype), lower_with(op))
 
 
 def _binop(name: str, accepts: DTypeRule, op: BinaryLowering) -> Primitive:
-    prim = Primitive(name)
-    prim.def_rules(Rules(abstract_eval=naryop_abstract_eval(name, accepts), lower=lower_with(op)))
+    return _register(Primitive(name), naryop_abstract_eval(name, accepts), lower_with(op))
+
+
+def _register(prim: Primitive, abstract_eval: AbstractEvalRule, lower: LowerRule) -> Primitive:
+    """Registers ``prim``'s rules; jvp, transpose and batching come from ``elementwise_rules``."""
+    prim.def_rules(
+        Rules(
+            abstract_eval=abstract_eval,
+            lower=lower,
+            jvp=_rules.JVP[prim.name](prim),
+            transpose=_rules.TRANSPOSE.get(prim.name),
+            batch=_rules.batch_rule(prim),
+        )
+    )
     return prim
 
 
@@ -131,8 +143,7 @@ def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, y: int) ->
     return reciprocal
 
 
-integer_pow_p = Primitive("integer_pow")
-integer_pow_p.def_rules(Rules(abstract_eval=unop_abstract_eval("integer_pow", is_number), lower=_integer_pow_lower))
+integer_pow_p = _register(Primitive("integer_pow"), unop_abstract_eval("integer_pow", is_number), _integer_pow_lower)
 
 
 def _round_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, rounding_method: int) -> ir.Value[Any]:
@@ -140,8 +151,7 @@ def _round_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, rounding_method:
     return out
 
 
-round_p = Primitive("round")
-round_p.def_rules(Rules(abstract_eval=unop_abstract_eval("round", is_real_float), lower=_round_lower))
+round_p = _register(Primitive("round"), unop_abstract_eval("round", is_real_float), _round_lower)
 
 square_p = _unop("square", is_number, lambda x: hlo.multiply(x, x))
 
@@ -165,12 +175,11 @@ shift_right_logical_p = _binop("shift_right_logical", is_int, hlo.shift_right_lo
 
 
 def _complex_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
-    naryop_abstract_eval("complex", lambda d: d in (np.dtype(np.float32), np.dtype(np.float64)))(x, y)
-    return ShapedArray(x.shape, np.dtype(np.complex64 if x.dtype == np.float32 else np.complex128), x.weak_type and y.weak_type)
+    out = naryop_abstract_eval("complex", lambda d: d in (np.dtype(np.float32), np.dtype(np.float64)))(x, y)
+    return ShapedArray(out.shape, np.dtype(np.complex64 if x.dtype == np.float32 else np.complex128), x.weak_type and y.weak_type)
 
 
-complex_p = Primitive("complex")
-complex_p.def_rules(Rules(abstract_eval=_complex_abstract_eval, lower=lower_with(hlo.complex)))
+complex_p = _register(Primitive("complex"), _complex_abstract_eval, lower_with(hlo.complex))
 
 
 # -- comparisons ----------------------------------------------------------------------
@@ -181,8 +190,7 @@ def _compare(name: str, direction: str, accepts: DTypeRule = is_any) -> Primitiv
         x, y = broadcast_operands(ctx, (x, y))
         return hlo_util.compare(x, y, direction, ctx.avals_in[0].dtype)
 
-    prim.def_rules(Rules(abstract_eval=naryop_abstract_eval(name, accepts, np.dtype(np.bool_)), lower=lower))
-    return prim
+    return _register(prim, naryop_abstract_eval(name, accepts, np.dtype(np.bool_)), lower)
 
 
 eq_p = _compare("eq", "EQ")
@@ -236,4 +244,12 @@ def _select_tree(which: ir.Value[Any], aval: ShapedArray, cases: list[ir.Value[A
 
 
 select_n_p = Primitive("select_n")
-select_n_p.def_rules(Rules(abstract_eval=_select_n_abstract_eval, lower=_select_n_lower))
+select_n_p.def_rules(
+    Rules(
+        abstract_eval=_select_n_abstract_eval,
+        lower=_select_n_lower,
+        jvp=_rules.select_n_jvp,
+        transpose=_rules.select_n_transpose,
+        batch=_rules.select_n_batch,
+    )
+)
