@@ -324,7 +324,7 @@ def _binary_transpose(
 
 def _div_transpose(ct: Any, x: Any, y: Any) -> list[Any]:
     if is_undefined_primal(y):
-        raise ValueError("div is not linear in its divisor; it cannot be transposed in it")
+        raise RuntimeError("nonlinear div can't be transposed")
     return [unbroadcast(x.aval, lax.div(ct, y)), None]
 
 
