@@ -35,6 +35,12 @@ from jax_core._src.transforms.ad_api import hessian as hessian
 from jax_core._src.transforms.ad_api import linear_transpose as linear_transpose
 from jax_core._src.transforms.ad_api import closure_convert as closure_convert
 from jax_core._src.transforms.vmap_api import vmap as vmap
+from jax_core._src.transforms.checkpoint import checkpoint as checkpoint
+from jax_core._src.transforms.checkpoint import remat as remat
+from jax_core._src.transforms.checkpoint import checkpoint_policies as checkpoint_policies
+from jax_core._src.transforms.custom_derivatives import custom_jvp as custom_jvp
+from jax_core._src.transforms.custom_derivatives import custom_vjp as custom_vjp
+from jax_core import ad_checkpoint as ad_checkpoint
 from jax_core import numpy as numpy
 from jax_core import lax as lax
 from jax_core import tree_util as tree_util

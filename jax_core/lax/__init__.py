@@ -110,3 +110,9 @@ from jax_core._src.lax.reductions import cummin as cummin
 from jax_core._src.lax.dot import dot_general as dot_general
 from jax_core._src.lax.dot import dot as dot
 from jax_core._src.lax.dot import Precision as Precision
+from jax_core._src.lax.ad_ops import stop_gradient as stop_gradient
+from jax_core._src.lax.parallel import psum as psum
+from jax_core._src.lax.parallel import pmean as pmean
+from jax_core._src.lax.parallel import pmax as pmax
+from jax_core._src.lax.parallel import pmin as pmin
+from jax_core._src.lax.parallel import axis_index as axis_index

@@ -181,6 +181,19 @@ class ClosedJaxpr:
     __repr__ = __str__
 
 
+def dce_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` without the equations none of its outputs depend on (no primitive has effects)."""
+    live: set[Var] = {v for v in jaxpr.outvars if isinstance(v, Var)}
+    kept: list[JaxprEqn] = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outvars):
+            kept.append(eqn)
+            live.update(a for a in eqn.invars if isinstance(a, Var))
+    if len(kept) == len(jaxpr.eqns):
+        return jaxpr
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, kept[::-1])
+
+
 def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     """Evaluates ``jaxpr`` by binding each primitive in the current trace."""
     env: dict[Var, Any] = {}

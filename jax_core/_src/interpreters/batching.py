@@ -106,7 +106,7 @@ class BatchTrace(Trace):
 
     def _names_me(self, params: dict[str, Any]) -> bool:
         axes = params.get("axes")
-        return self.axis_name is not None and isinstance(axes, tuple) and self.axis_name in axes
+        return self.axis_name is not None and isinstance(axes, tuple) and self.axis_name in axes  # pyright: ignore[reportUnknownMemberType]
 
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         """Applies ``primitive``'s batching rule (or the primitive itself if nothing is batched)."""

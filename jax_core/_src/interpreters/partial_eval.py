@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
-from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
+from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.trace import Trace, set_current_trace
 from jax_core._src.interpreters.staging import DebugInfo, JaxprTrace, JaxprTracer, convert_constvars_to_invars
@@ -123,6 +123,7 @@ def partial_eval_jaxpr(
     staged_closed = staged.finish([o for o, u in zip(outs, out_unknowns) if u])
     staged_jaxpr, residuals = convert_constvars_to_invars(staged_closed)
     known_closed = known.finish([*(o for o, u in zip(outs, out_unknowns) if not u), *residuals])
+    known_closed = ClosedJaxpr(dce_jaxpr(known_closed.jaxpr), known_closed.consts)
     return known_closed, ClosedJaxpr(staged_jaxpr, []), out_unknowns, len(residuals)
 
 
