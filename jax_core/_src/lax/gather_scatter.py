@@ -9,10 +9,10 @@ and ``.at[]`` updates lower to these.
 from __future__ import annotations
 
 import enum
-import math
 import functools
+import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypedDict, Unpack
 
 import numpy as np
@@ -22,7 +22,9 @@ from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters import ad_util
 from jax_core._src.lax import elementwise as _ew
+from jax_core._src.lax import gather_scatter_rules as _rules
 from jax_core._src.lax.reductions import lower_reduce
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
@@ -360,7 +362,15 @@ def _gather_lower(
     return filled
 
 
-gather_p.def_rules(Rules(abstract_eval=_gather_abstract_eval, lower=_gather_lower))
+gather_p.def_rules(
+    Rules(
+        abstract_eval=_gather_abstract_eval,
+        lower=_gather_lower,
+        jvp=ad_util.per_arg_jvp(gather_p, _rules.gather_jvp_operand, None),
+        transpose=_rules.gather_transpose,
+        batch=_rules.gather_batch,
+    )
+)
 
 
 # -- scatter ----------------------------------------------------------------------------
@@ -564,10 +574,23 @@ def _scatter_lower(
     return result
 
 
-def _scatter_primitive(name: str) -> Primitive:
-    """A scatter primitive; all of them share one abstract eval and one lowering."""
+def _scatter_primitive(
+    name: str,
+    jvp: Callable[[Primitive], ad_util.JvpRule],
+    transpose: ad_util.TransposeRule | None = None,
+) -> Primitive:
+    """A scatter primitive; all of them share one abstract eval, one lowering and one
+    batching rule. ``jvp`` makes the primitive's jvp rule from the primitive."""
     prim = Primitive(name)
-    prim.def_rules(Rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower))
+    prim.def_rules(
+        Rules(
+            abstract_eval=_scatter_abstract_eval,
+            lower=_scatter_lower,
+            jvp=jvp(prim),
+            transpose=transpose,
+            batch=_rules.scatter_batch(prim),
+        )
+    )
     return prim
 
 
@@ -588,7 +611,7 @@ def scatter(
     )
 
 
-scatter_p = _scatter_primitive("scatter")
+scatter_p = _scatter_primitive("scatter", lambda _: _rules.scatter_jvp, _rules.scatter_transpose)
 
 
 def scatter_add(
@@ -604,7 +627,9 @@ def scatter_add(
     )
 
 
-scatter_add_p = _scatter_primitive("scatter-add")
+scatter_add_p = _scatter_primitive(
+    "scatter-add", _rules.scatter_linear_jvp, _rules.scatter_add_transpose
+)
 
 
 def scatter_mul(
@@ -620,7 +645,13 @@ def scatter_mul(
     )
 
 
-scatter_mul_p = _scatter_primitive("scatter-mul")
+scatter_mul_p = _scatter_primitive(
+    "scatter-mul",
+    lambda p: ad_util.per_arg_jvp(
+        p, _rules.scatter_mul_jvp_operand(p), None, _rules.scatter_mul_jvp_updates
+    ),
+    _rules.scatter_mul_transpose,
+)
 
 
 def scatter_min(
@@ -636,7 +667,7 @@ def scatter_min(
     )
 
 
-scatter_min_p = _scatter_primitive("scatter-min")
+scatter_min_p = _scatter_primitive("scatter-min", _rules.scatter_extremal_jvp)
 
 
 def scatter_max(
@@ -652,4 +683,4 @@ def scatter_max(
     )
 
 
-scatter_max_p = _scatter_primitive("scatter-max")
+scatter_max_p = _scatter_primitive("scatter-max", _rules.scatter_extremal_jvp)

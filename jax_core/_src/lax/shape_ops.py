@@ -19,6 +19,9 @@ from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer
+from jax_core._src.interpreters import ad_util
+from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
+from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import convert as _convert
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -80,6 +83,13 @@ def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
                 f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
             ) from None
     return tuple(out)
+
+
+def _unary_bdim(dims: Sequence[int | None]) -> int:
+    (d,) = dims  # a unary primitive's operand is batched whenever its rule runs
+    if d is None:
+        raise ValueError("a unary batching rule was called with an unbatched operand")
+    return d
 
 
 def _int_tuple(xs: Sequence[int] | np.ndarray[Any, Any]) -> tuple[int, ...]:
@@ -167,10 +177,42 @@ def _broadcast_in_dim_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     return [("broadcast_dimensions", dims)] if dims else []
 
 
+def _broadcast_in_dim_transpose(
+    ct: Any, operand: Any, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
+) -> list[Any]:
+    from jax_core._src.lax.reductions import reduce_sum
+
+    op_shape = operand.aval.shape
+    # Size-1 operand dimensions may have been broadcast: sum them too, then restore them.
+    unit = tuple(i for i, d in enumerate(op_shape) if d == 1)
+    kept = tuple(d for i, d in enumerate(broadcast_dimensions) if i not in unit)
+    axes = tuple(i for i in range(len(shape)) if i not in kept)
+    out = reduce_sum(ct, axes) if axes else ct
+    order = sorted(kept)  # reduce_sum leaves the kept dimensions in output order
+    out = transpose(out, [order.index(d) for d in kept])
+    return [expand_dims(out, unit) if unit else out]
+
+
+def _broadcast_in_dim_batch(
+    args: Sequence[Any],
+    dims: Sequence[int | None],
+    *,
+    shape: tuple[int, ...],
+    broadcast_dimensions: tuple[int, ...],
+) -> tuple[Any, int]:
+    (x,), d = args, _unary_bdim(dims)
+    size = get_aval(x).shape[d]
+    new_dims = (0, *(b + 1 for b in broadcast_dimensions))
+    return broadcast_in_dim(moveaxis(x, d, 0), (size, *shape), new_dims), 0
+
+
 broadcast_in_dim_p.def_rules(
     Rules(
         abstract_eval=_broadcast_in_dim_abstract_eval,
         lower=_broadcast_in_dim_lower,
+        jvp=ad_util.linear_jvp(broadcast_in_dim_p),
+        transpose=_broadcast_in_dim_transpose,
+        batch=_broadcast_in_dim_batch,
         pp=_broadcast_in_dim_pp,
     )
 )
@@ -274,7 +316,44 @@ def _reshape_lower(
     return out
 
 
-reshape_p.def_rules(Rules(abstract_eval=_reshape_abstract_eval, lower=_reshape_lower))
+def _reshape_transpose(
+    ct: Any,
+    operand: Any,
+    *,
+    new_sizes: tuple[int, ...],
+    dimensions: tuple[int, ...] | None,
+    sharding: None,
+) -> list[Any]:
+    shape = operand.aval.shape
+    if dimensions is None:
+        return [reshape(ct, shape)]
+    out = reshape(ct, tuple(shape[d] for d in dimensions))
+    return [transpose(out, np.argsort(dimensions))]
+
+
+def _reshape_batch(
+    args: Sequence[Any],
+    dims: Sequence[int | None],
+    *,
+    new_sizes: tuple[int, ...],
+    dimensions: tuple[int, ...] | None,
+    sharding: None,
+) -> tuple[Any, int]:
+    (x,), d = args, _unary_bdim(dims)
+    size = get_aval(x).shape[d]
+    new_dims = None if dimensions is None else (0, *(i + 1 for i in dimensions))
+    return reshape(moveaxis(x, d, 0), (size, *new_sizes), new_dims), 0
+
+
+reshape_p.def_rules(
+    Rules(
+        abstract_eval=_reshape_abstract_eval,
+        lower=_reshape_lower,
+        jvp=ad_util.linear_jvp(reshape_p),
+        transpose=_reshape_transpose,
+        batch=_reshape_batch,
+    )
+)
 
 
 # -- transpose --------------------------------------------------------------------------
@@ -308,7 +387,27 @@ def _transpose_lower(
     return out
 
 
-transpose_p.def_rules(Rules(abstract_eval=_transpose_abstract_eval, lower=_transpose_lower))
+def _transpose_transpose(ct: Any, *, permutation: tuple[int, ...]) -> Array:
+    return transpose(ct, np.argsort(permutation))
+
+
+def _transpose_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, permutation: tuple[int, ...]
+) -> tuple[Any, int]:
+    (x,), d = args, _unary_bdim(dims)
+    perm = (d, *(i if i < d else i + 1 for i in permutation))
+    return transpose(x, perm), 0
+
+
+transpose_p.def_rules(
+    Rules(
+        abstract_eval=_transpose_abstract_eval,
+        lower=_transpose_lower,
+        jvp=ad_util.linear_jvp(transpose_p),
+        transpose=ad_util.linear_transpose(_transpose_transpose),
+        batch=_transpose_batch,
+    )
+)
 
 
 # -- squeeze ----------------------------------------------------------------------------
@@ -348,7 +447,26 @@ def _squeeze_lower(
     return out
 
 
-squeeze_p.def_rules(Rules(abstract_eval=_squeeze_abstract_eval, lower=_squeeze_lower))
+def _squeeze_transpose(ct: Any, *, dimensions: tuple[int, ...]) -> Array:
+    return expand_dims(ct, dimensions)
+
+
+def _squeeze_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, dimensions: tuple[int, ...]
+) -> tuple[Any, int]:
+    (x,), d = args, _unary_bdim(dims)
+    return squeeze(moveaxis(x, d, 0), tuple(i + 1 for i in dimensions)), 0
+
+
+squeeze_p.def_rules(
+    Rules(
+        abstract_eval=_squeeze_abstract_eval,
+        lower=_squeeze_lower,
+        jvp=ad_util.linear_jvp(squeeze_p),
+        transpose=ad_util.linear_transpose(_squeeze_transpose),
+        batch=_squeeze_batch,
+    )
+)
 
 
 # -- concatenate ------------------------------------------------------------------------
@@ -406,7 +524,37 @@ def _concatenate_lower(
     return out
 
 
-concatenate_p.def_rules(Rules(abstract_eval=_concatenate_abstract_eval, lower=_concatenate_lower))
+def _concatenate_transpose(ct: Any, *operands: Any, dimension: int) -> list[Any]:
+    from jax_core._src.lax.slicing import slice as slice_
+
+    ct_shape, start = get_aval(ct).shape, 0
+    out: list[Any] = []
+    for x in operands:
+        n = (x.aval if ad_util.is_undefined_primal(x) else get_aval(x)).shape[dimension]
+        lo = tuple(start if i == dimension else 0 for i in range(len(ct_shape)))
+        hi = tuple(start + n if i == dimension else d for i, d in enumerate(ct_shape))
+        out.append(slice_(ct, lo, hi) if ad_util.is_undefined_primal(x) else None)
+        start += n
+    return out
+
+
+def _concatenate_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, dimension: int
+) -> tuple[Any, int]:
+    size = axis_size(args, dims)
+    moved = [bdim_at_front(x, d, size) for x, d in zip(args, dims)]
+    return concatenate(moved, dimension + 1), 0
+
+
+concatenate_p.def_rules(
+    Rules(
+        abstract_eval=_concatenate_abstract_eval,
+        lower=_concatenate_lower,
+        jvp=ad_util.linear_jvp(concatenate_p),
+        transpose=_concatenate_transpose,
+        batch=_concatenate_batch,
+    )
+)
 
 
 # -- pad --------------------------------------------------------------------------------
@@ -478,7 +626,58 @@ def _pad_lower(
     return out
 
 
-pad_p.def_rules(Rules(abstract_eval=_pad_abstract_eval, lower=_pad_lower))
+def _pad_transpose(
+    ct: Any, operand: Any, padding_value: Any, *, padding_config: tuple[tuple[int, int, int], ...]
+) -> list[Any]:
+    from jax_core._src.lax.api import sub
+    from jax_core._src.lax.reductions import reduce_sum
+    from jax_core._src.lax.slicing import slice as slice_
+
+    aval = get_aval(ct)
+    # Undo the edge padding (cropping what it added, re-adding as zeros what negative
+    # padding cropped), then step over the interior padding.
+    unpad = tuple((-lo, -hi, 0) for lo, hi, _ in padding_config)
+    unpadded = pad(ct, np.zeros((), aval.dtype), unpad)
+    shape = get_aval(unpadded).shape
+    strides = tuple(it + 1 for _, _, it in padding_config)
+    t_operand = slice_(unpadded, (0,) * len(shape), shape, strides)
+    t_padv = None
+    if ad_util.is_undefined_primal(padding_value):
+        axes = tuple(range(aval.ndim))
+        t_padv = sub(reduce_sum(ct, axes), reduce_sum(t_operand, axes))
+    return [t_operand if ad_util.is_undefined_primal(operand) else None, t_padv]
+
+
+def _pad_batch(
+    args: Sequence[Any],
+    dims: Sequence[int | None],
+    *,
+    padding_config: tuple[tuple[int, int, int], ...],
+) -> tuple[Any, int]:
+    from jax_core._src.lax.api import select
+
+    (x, padv), (xd, pd) = args, dims
+    size = axis_size(args, dims)
+    x = bdim_at_front(x, xd, size)
+    config = ((0, 0, 0), *padding_config)
+    if pd is None:
+        return pad(x, padv, config), 0
+    # A batched padding value: pad with zeros, then select the padding positions by a mask.
+    aval = get_aval(x)
+    out = pad(x, np.zeros((), aval.dtype), config)
+    mask = pad(broadcast_in_dim(True, aval.shape, ()), np.False_, config)
+    return select(mask, out, broadcast_in_dim(padv, get_aval(out).shape, (0,))), 0
+
+
+pad_p.def_rules(
+    Rules(
+        abstract_eval=_pad_abstract_eval,
+        lower=_pad_lower,
+        jvp=ad_util.linear_jvp(pad_p),
+        transpose=_pad_transpose,
+        batch=_pad_batch,
+    )
+)
 
 
 # -- rev --------------------------------------------------------------------------------
@@ -511,7 +710,26 @@ def _rev_lower(
     return out
 
 
-rev_p.def_rules(Rules(abstract_eval=_rev_abstract_eval, lower=_rev_lower))
+def _rev_transpose(ct: Any, *, dimensions: tuple[int, ...]) -> Array:
+    return rev(ct, dimensions)
+
+
+def _rev_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, dimensions: tuple[int, ...]
+) -> tuple[Any, int]:
+    (x,), d = args, _unary_bdim(dims)
+    return rev(x, tuple(i + 1 if i >= d else i for i in dimensions)), d
+
+
+rev_p.def_rules(
+    Rules(
+        abstract_eval=_rev_abstract_eval,
+        lower=_rev_lower,
+        jvp=ad_util.linear_jvp(rev_p),
+        transpose=ad_util.linear_transpose(_rev_transpose),
+        batch=_rev_batch,
+    )
+)
 
 
 # -- iota -------------------------------------------------------------------------------
@@ -565,4 +783,18 @@ def _iota_lower(
     return out
 
 
-iota_p.def_rules(Rules(abstract_eval=_iota_abstract_eval, lower=_iota_lower))
+def _iota_batch(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[Any, None]:
+    # iota has no operands, so vmap never calls this; were it called, nothing varies.
+    if args:
+        raise TypeError(f"iota takes no operands, got {len(args)}")
+    return iota_p.bind(**params), None
+
+
+iota_p.def_rules(
+    Rules(
+        abstract_eval=_iota_abstract_eval,
+        lower=_iota_lower,
+        jvp=ad_util.zero_jvp(iota_p),
+        batch=_iota_batch,
+    )
+)

@@ -16,7 +16,11 @@ from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters import ad_util
+from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
+from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import elementwise as _ew
+from jax_core._src.lax import gather_scatter as _gs
 from jax_core._src.lax.gather_scatter import GatherDimensionNumbers as GatherDimensionNumbers
 from jax_core._src.lax.gather_scatter import GatherScatterMode as GatherScatterMode
 from jax_core._src.lax.gather_scatter import ScatterDimensionNumbers as ScatterDimensionNumbers
@@ -26,7 +30,7 @@ from jax_core._src.lax.gather_scatter import scatter_add as scatter_add
 from jax_core._src.lax.gather_scatter import scatter_max as scatter_max
 from jax_core._src.lax.gather_scatter import scatter_min as scatter_min
 from jax_core._src.lax.gather_scatter import scatter_mul as scatter_mul
-from jax_core._src.lax.shape_ops import shape_of
+from jax_core._src.lax.shape_ops import broadcast_in_dim, concatenate, pad, shape_of
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike
@@ -139,7 +143,53 @@ def _slice_lower(
     return out
 
 
-slice_p.def_rules(Rules(abstract_eval=_slice_abstract_eval, lower=_slice_lower))
+def _slice_transpose(
+    ct: Any,
+    operand: Any,
+    *,
+    start_indices: tuple[int, ...],
+    limit_indices: tuple[int, ...],
+    strides: tuple[int, ...] | None,
+) -> list[Any]:
+    shape, aval = operand.aval.shape, get_aval(ct)
+    if strides is None or all(s == 1 for s in strides):
+        pads = tuple((lo, d - hi, 0) for lo, d, hi in zip(start_indices, shape, limit_indices))
+    else:  # the last element read is at start + (n - 1) * stride
+        ends = (
+            lo + (0 if n == 0 else (n - 1) * s + 1)
+            for lo, n, s in zip(start_indices, aval.shape, strides)
+        )
+        pads = tuple((lo, d - e, s - 1) for lo, d, e, s in zip(start_indices, shape, ends, strides))
+    return [pad(ct, np.zeros((), aval.dtype), pads)]
+
+
+def _slice_batch(
+    args: Sequence[Any],
+    dims: Sequence[int | None],
+    *,
+    start_indices: tuple[int, ...],
+    limit_indices: tuple[int, ...],
+    strides: tuple[int, ...] | None,
+) -> tuple[Any, int]:
+    (x,), (d,) = args, dims
+    assert d is not None
+
+    def ins(t: tuple[int, ...], v: int) -> tuple[int, ...]:
+        return (*t[:d], v, *t[d:])
+
+    new_strides = None if strides is None else ins(strides, 1)
+    return slice(x, ins(start_indices, 0), ins(limit_indices, get_aval(x).shape[d]), new_strides), d
+
+
+slice_p.def_rules(
+    Rules(
+        abstract_eval=_slice_abstract_eval,
+        lower=_slice_lower,
+        jvp=ad_util.linear_jvp(slice_p),
+        transpose=_slice_transpose,
+        batch=_slice_batch,
+    )
+)
 
 
 # -- dynamic_slice ----------------------------------------------------------------------
@@ -241,8 +291,68 @@ def _dynamic_slice_lower(
     return out
 
 
+def _dynamic_slice_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, slice_sizes: tuple[int, ...]
+) -> tuple[Any, Any]:
+    x, *starts = primals
+    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
+    if ad_util.is_zero(tangents[0]):
+        return out, ad_util.Zero.from_primal_value(out)
+    return out, dynamic_slice_p.bind(tangents[0], *starts, slice_sizes=slice_sizes)
+
+
+def _dynamic_slice_transpose(
+    ct: Any, operand: Any, *starts: Any, slice_sizes: tuple[int, ...]
+) -> list[Any]:
+    zeros = ad_util.zeros_like_aval(ShapedArray(operand.aval.shape, get_aval(ct).dtype))
+    return [dynamic_update_slice_p.bind(zeros, ct, *starts), *(None for _ in starts)]
+
+
+def _batched_start_indices(starts: Sequence[Any], dims: Sequence[int | None], size: int) -> Array:
+    """Scalar start indices, some batched, as one ``(size, len(starts))`` index array."""
+    cols = [broadcast_in_dim(i, (size, 1), () if d is None else (0,)) for i, d in zip(starts, dims)]
+    return concatenate(cols, 1)
+
+
+def _leading_zero_index(starts: Sequence[Any]) -> Any:
+    return np.zeros((), get_aval(starts[0]).dtype if starts else np.int32)
+
+
+def _dynamic_slice_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, slice_sizes: tuple[int, ...]
+) -> tuple[Any, int]:
+    (x, *starts), (xd, *sds) = args, dims
+    size = axis_size(args, dims)
+    if all(d is None for d in sds):
+        x = moveaxis(x, xd, 0) if xd is not None else x
+        zero = _leading_zero_index(starts)
+        return dynamic_slice_p.bind(x, zero, *starts, slice_sizes=(size, *slice_sizes)), 0
+    # Batched start indices make this a gather (as in JAX): one index vector per element.
+    nd = len(slice_sizes)
+    dnums = GatherDimensionNumbers(
+        offset_dims=tuple(range(nd)), collapsed_slice_dims=(), start_index_map=tuple(range(nd))
+    )
+    out: tuple[Any, int] = _gs.gather_p.rule("batch")(
+        [x, _batched_start_indices(starts, sds, size)],
+        [xd, 0],
+        dimension_numbers=dnums,
+        slice_sizes=slice_sizes,
+        unique_indices=True,
+        indices_are_sorted=True,
+        mode=GatherScatterMode.CLIP,
+        fill_value=None,
+    )
+    return out
+
+
 dynamic_slice_p.def_rules(
-    Rules(abstract_eval=_dynamic_slice_abstract_eval, lower=_dynamic_slice_lower)
+    Rules(
+        abstract_eval=_dynamic_slice_abstract_eval,
+        lower=_dynamic_slice_lower,
+        jvp=_dynamic_slice_jvp,
+        transpose=_dynamic_slice_transpose,
+        batch=_dynamic_slice_batch,
+    )
 )
 
 
@@ -304,6 +414,59 @@ def _dynamic_update_slice_lower(
     return out
 
 
+def _dynamic_update_slice_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    x, u, *starts = primals
+    out = dynamic_update_slice_p.bind(x, u, *starts)
+    tx, tu = tangents[:2]
+    if ad_util.is_zero(tx) and ad_util.is_zero(tu):
+        return out, ad_util.Zero.from_primal_value(out)
+    tx, tu = ad_util.instantiate_zeros(tx), ad_util.instantiate_zeros(tu)
+    return out, dynamic_update_slice_p.bind(tx, tu, *starts)
+
+
+def _dynamic_update_slice_transpose(ct: Any, operand: Any, update: Any, *starts: Any) -> list[Any]:
+    u_aval = update.aval if ad_util.is_undefined_primal(update) else get_aval(update)
+    operand_t = update_t = None
+    if ad_util.is_undefined_primal(operand):
+        zeros = ad_util.zeros_like_aval(ShapedArray(u_aval.shape, get_aval(ct).dtype))
+        operand_t = dynamic_update_slice_p.bind(ct, zeros, *starts)
+    if ad_util.is_undefined_primal(update):
+        update_t = dynamic_slice_p.bind(ct, *starts, slice_sizes=u_aval.shape)
+    return [operand_t, update_t, *(None for _ in starts)]
+
+
+def _dynamic_update_slice_batch(args: Sequence[Any], dims: Sequence[int | None]) -> tuple[Any, int]:
+    (x, u, *starts), (xd, ud, *sds) = args, dims
+    size = axis_size(args, dims)
+    x, u = bdim_at_front(x, xd, size), bdim_at_front(u, ud, size)
+    if all(d is None for d in sds):
+        return dynamic_update_slice_p.bind(x, u, _leading_zero_index(starts), *starts), 0
+    # Batched start indices make this a scatter (as in JAX): one index vector per element.
+    nd = len(starts)
+    dnums = ScatterDimensionNumbers(
+        update_window_dims=tuple(range(nd)),
+        inserted_window_dims=(),
+        scatter_dims_to_operand_dims=tuple(range(nd)),
+    )
+    out: tuple[Any, int] = _gs.scatter_p.rule("batch")(
+        [x, _batched_start_indices(starts, sds, size), u],
+        [0, 0, 0],
+        update_jaxpr=None,
+        update_consts=(),
+        dimension_numbers=dnums,
+        indices_are_sorted=True,
+        unique_indices=True,
+        mode=GatherScatterMode.CLIP,
+    )
+    return out
+
+
 dynamic_update_slice_p.def_rules(
-    Rules(abstract_eval=_dynamic_update_slice_abstract_eval, lower=_dynamic_update_slice_lower)
+    Rules(
+        abstract_eval=_dynamic_update_slice_abstract_eval,
+        lower=_dynamic_update_slice_lower,
+        jvp=_dynamic_update_slice_jvp,
+        transpose=_dynamic_update_slice_transpose,
+        batch=_dynamic_update_slice_batch,
+    )
 )
