@@ -141,7 +141,7 @@ def infer_axis_size(
         raise ValueError("vmap must have at least one non-None value in in_axes")
     if len({s for _, s in sizes}) > 1:
         lines = [
-            f"  * one axis had size {s}: axis {in_dims[i]} of {_describe_arg(arg_names, i)} of type {get_aval(args[i]).str_short()}"
+            f"  * one axis had size {s}: axis {in_dims[i]} of {_describe_arg(arg_names, i)} of type {get_aval(args[i])}"
             for i, s in sizes
         ]
         raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n" + ";\n".join(lines))
@@ -196,6 +196,8 @@ def batch_jaxpr(
     n_out = len(closed.jaxpr.outvars)
     inst = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
     out_batched: list[bool] = []
+    if axis_name is None and _rule_axis.axis is not None:
+        axis_name = _rule_axis.axis[0]  # called by a batching rule: collectives inside name its axis
 
     def fun(*args: Any) -> list[Any]:
         trace = BatchTrace(current_trace(), axis_name, size)

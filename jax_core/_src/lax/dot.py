@@ -297,8 +297,146 @@ def _dot_general_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     return [(k, v) for k, v in sorted(shown.items()) if v is not None]
 
 
+# -- autodiff and batching (JAX's defbilinear rules and _dot_general_batch_rule) ---------------
+
+
+def _ranges_like(*xs: Sequence[int]) -> list[list[int]]:
+    """Consecutive index ranges with the lengths of ``xs``."""
+    out: list[list[int]] = []
+    start = 0
+    for x in xs:
+        out.append(list(range(start, start + len(x))))
+        start += len(x)
+    return out
+
+
+def _remaining(n: int, *removed: Sequence[int]) -> list[int]:
+    gone = {d for r in removed for d in r}
+    return [i for i in range(n) if i not in gone]
+
+
+def _transpose_lhs(
+    g: Any,
+    x_aval: ShapedArray,
+    y: Any,
+    dimension_numbers: _DimensionNumbers,
+    precision: CanonicalPrecision,
+    preferred_element_type: np.dtype[Any] | None,
+    swap_ans: bool = False,
+) -> Array:
+    """The cotangent of ``x`` in ``dot_general(x, y)`` (``y``'s result dims come first when
+    ``swap_ans``, i.e. when ``x`` is really the rhs)."""
+    from jax_core._src.lax.api import convert_element_type
+    from jax_core._src.lax.shape_ops import transpose
+
+    (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
+    x_kept = _remaining(x_aval.ndim, x_contract, x_batch)
+    y_kept = _remaining(len(shape_of(y)), y_contract, y_batch)
+    if swap_ans:
+        ans_batch, ans_y, _ = _ranges_like(x_batch, y_kept, x_kept)
+    else:
+        ans_batch, _, ans_y = _ranges_like(x_batch, x_kept, y_kept)
+    dims: DotDimensionNumbers = ((ans_y, y_kept), (ans_batch, y_batch))
+    x_contract_sorted_by_y = [x_contract[int(i)] for i in np.argsort(y_contract)]
+    out_axes = np.argsort([*x_batch, *x_kept, *x_contract_sorted_by_y])
+    out = dot_general(g, y, dims, precision, preferred_element_type)
+    x_bar = transpose(out, tuple(int(a) for a in out_axes))
+    if x_bar.dtype != x_aval.dtype:
+        x_bar = convert_element_type(x_bar, x_aval.dtype)
+    return x_bar
+
+
+def _dot_general_transpose(
+    ct: Any,
+    lhs: Any,
+    rhs: Any,
+    *,
+    dimension_numbers: _DimensionNumbers,
+    precision: CanonicalPrecision,
+    preferred_element_type: np.dtype[Any] | None,
+) -> list[Array | None]:
+    from jax_core._src.interpreters.ad_util import is_undefined_primal
+
+    (lc, rc), (lb, rb) = dimension_numbers
+    lhs_ct = rhs_ct = None
+    if is_undefined_primal(lhs):
+        lhs_ct = _transpose_lhs(
+            ct, lhs.aval, rhs, dimension_numbers, precision, preferred_element_type
+        )
+    if is_undefined_primal(rhs):
+        rhs_ct = _transpose_lhs(
+            ct, rhs.aval, lhs, ((rc, lc), (rb, lb)), precision, preferred_element_type, True
+        )
+    return [lhs_ct, rhs_ct]
+
+
+def _dot_general_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+) -> tuple[Any, Any]:
+    """Bilinear: ``dot(t_lhs, rhs) + dot(lhs, t_rhs)``, skipping zero (or float0) tangents."""
+    from jax_core._src.interpreters.ad_util import Zero, add_tangents, is_differentiable
+    from jax_core._src.interpreters.staging import get_aval
+
+    (lhs, rhs), (t_lhs, t_rhs) = primals, tangents
+    out = dot_general_p.bind(lhs, rhs, **params)
+    t_out: Any = Zero.from_primal_value(out)
+    if not is_differentiable(get_aval(out)):
+        return out, t_out
+    for t, args in ((t_lhs, (t_lhs, rhs)), (t_rhs, (lhs, t_rhs))):
+        if not isinstance(t, Zero) and is_differentiable(get_aval(t)):
+            t_out = add_tangents(t_out, dot_general_p.bind(*args, **params))
+    return out, t_out
+
+
+def _bump(dims: Sequence[int], b: int) -> tuple[int, ...]:
+    return tuple(d + (d >= b) for d in dims)
+
+
+def _dot_general_batch(
+    args: Sequence[Any],
+    dims: Sequence[int | None],
+    *,
+    dimension_numbers: _DimensionNumbers,
+    precision: CanonicalPrecision,
+    preferred_element_type: np.dtype[Any] | None,
+) -> tuple[Any, int]:
+    """Both operands batched: the vmapped axis becomes a leading dot batch dimension; one
+    batched: it becomes a free dimension of that operand."""
+    lhs, rhs = args
+    lbd, rbd = dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    if lbd is not None and rbd is not None:
+        lb, rb = (lbd, *_bump(lb, lbd)), (rbd, *_bump(rb, rbd))
+        lc, rc = _bump(lc, lbd), _bump(rc, rbd)
+        out_dim = 0
+    elif lbd is not None:
+        lhs_free = _remaining(len(shape_of(lhs)), lb, lc)
+        out_dim = len(lb) + sum(d < lbd for d in lhs_free)
+        lb, lc = _bump(lb, lbd), _bump(lc, lbd)
+    else:
+        assert rbd is not None
+        rhs_free = _remaining(len(shape_of(rhs)), rb, rc)
+        out_dim = len(shape_of(lhs)) - len(lc) + sum(d < rbd for d in rhs_free)
+        rb, rc = _bump(rb, rbd), _bump(rc, rbd)
+    out = dot_general_p.bind(
+        lhs,
+        rhs,
+        dimension_numbers=((lc, rc), (lb, rb)),
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
+    return out, out_dim
+
+
 dot_general_p.def_rules(
-    Rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_general_lower, pp=_dot_general_pp)
+    Rules(
+        abstract_eval=_dot_general_abstract_eval,
+        lower=_dot_general_lower,
+        jvp=_dot_general_jvp,
+        transpose=_dot_general_transpose,
+        batch=_dot_general_batch,
+        pp=_dot_general_pp,
+    )
 )
 
 

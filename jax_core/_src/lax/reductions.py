@@ -17,6 +17,8 @@ from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters.ad_util import linear_jvp, zero_jvp
+from jax_core._src.lax import reduction_rules as rr
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -136,7 +138,15 @@ def _reduce_sum_lower(
     return lower_reduce(x, _zero(aval.dtype), axes, hlo.add, aval)
 
 
-reduce_sum_p.def_rules(Rules(abstract_eval=_reduce_sum_abstract_eval, lower=_reduce_sum_lower))
+reduce_sum_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_sum_abstract_eval,
+        lower=_reduce_sum_lower,
+        jvp=linear_jvp(reduce_sum_p),
+        transpose=rr.reduce_sum_transpose,
+        batch=rr.reducer_batcher(reduce_sum_p),
+    )
+)
 
 
 # -- reduce_max -------------------------------------------------------------------------
@@ -163,7 +173,14 @@ def _reduce_max_lower(
     return lower_reduce(x, max_identity(aval.dtype), axes, hlo.maximum, aval)
 
 
-reduce_max_p.def_rules(Rules(abstract_eval=_reduce_max_abstract_eval, lower=_reduce_max_lower))
+reduce_max_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_max_abstract_eval,
+        lower=_reduce_max_lower,
+        jvp=rr.chooser_jvp(reduce_max_p),
+        batch=rr.reducer_batcher(reduce_max_p),
+    )
+)
 
 
 # -- reduce_min -------------------------------------------------------------------------
@@ -190,7 +207,14 @@ def _reduce_min_lower(
     return lower_reduce(x, min_identity(aval.dtype), axes, hlo.minimum, aval)
 
 
-reduce_min_p.def_rules(Rules(abstract_eval=_reduce_min_abstract_eval, lower=_reduce_min_lower))
+reduce_min_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_min_abstract_eval,
+        lower=_reduce_min_lower,
+        jvp=rr.chooser_jvp(reduce_min_p),
+        batch=rr.reducer_batcher(reduce_min_p),
+    )
+)
 
 
 # -- reduce_prod ------------------------------------------------------------------------
@@ -217,7 +241,14 @@ def _reduce_prod_lower(
     return lower_reduce(x, _one(aval.dtype), axes, hlo.multiply, aval)
 
 
-reduce_prod_p.def_rules(Rules(abstract_eval=_reduce_prod_abstract_eval, lower=_reduce_prod_lower))
+reduce_prod_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_prod_abstract_eval,
+        lower=_reduce_prod_lower,
+        jvp=rr.reduce_prod_jvp,
+        batch=rr.reducer_batcher(reduce_prod_p),
+    )
+)
 
 
 # -- reduce_and / reduce_or / reduce_xor ------------------------------------------------
@@ -242,7 +273,14 @@ def _reduce_and_lower(
     return lower_reduce(x, _all_ones(aval.dtype), axes, hlo.and_, aval)
 
 
-reduce_and_p.def_rules(Rules(abstract_eval=_reduce_and_abstract_eval, lower=_reduce_and_lower))
+reduce_and_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_and_abstract_eval,
+        lower=_reduce_and_lower,
+        jvp=zero_jvp(reduce_and_p),
+        batch=rr.reducer_batcher(reduce_and_p),
+    )
+)
 
 
 def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
@@ -264,7 +302,14 @@ def _reduce_or_lower(
     return lower_reduce(x, _zero(aval.dtype), axes, hlo.or_, aval)
 
 
-reduce_or_p.def_rules(Rules(abstract_eval=_reduce_or_abstract_eval, lower=_reduce_or_lower))
+reduce_or_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_or_abstract_eval,
+        lower=_reduce_or_lower,
+        jvp=zero_jvp(reduce_or_p),
+        batch=rr.reducer_batcher(reduce_or_p),
+    )
+)
 
 
 def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
@@ -286,7 +331,14 @@ def _reduce_xor_lower(
     return lower_reduce(x, _zero(aval.dtype), axes, hlo.xor, aval)
 
 
-reduce_xor_p.def_rules(Rules(abstract_eval=_reduce_xor_abstract_eval, lower=_reduce_xor_lower))
+reduce_xor_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_xor_abstract_eval,
+        lower=_reduce_xor_lower,
+        jvp=zero_jvp(reduce_xor_p),
+        batch=rr.reducer_batcher(reduce_xor_p),
+    )
+)
 
 
 # -- argmin / argmax --------------------------------------------------------------------
@@ -365,7 +417,14 @@ def _argmin_lower(
     return _argminmax_lower(ctx, x, axes[0], "LT")
 
 
-argmin_p.def_rules(Rules(abstract_eval=_argmin_abstract_eval, lower=_argmin_lower))
+argmin_p.def_rules(
+    Rules(
+        abstract_eval=_argmin_abstract_eval,
+        lower=_argmin_lower,
+        jvp=zero_jvp(argmin_p),
+        batch=rr.reducer_batcher(argmin_p),
+    )
+)
 
 
 def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
@@ -389,7 +448,14 @@ def _argmax_lower(
     return _argminmax_lower(ctx, x, axes[0], "GT")
 
 
-argmax_p.def_rules(Rules(abstract_eval=_argmax_abstract_eval, lower=_argmax_lower))
+argmax_p.def_rules(
+    Rules(
+        abstract_eval=_argmax_abstract_eval,
+        lower=_argmax_lower,
+        jvp=zero_jvp(argmax_p),
+        batch=rr.reducer_batcher(argmax_p),
+    )
+)
 
 
 # -- cumulative reductions --------------------------------------------------------------
@@ -457,7 +523,15 @@ def _cumsum_lower(
     return _cumred_lower(ctx, x, axis, reverse, _zero(ctx.avals_in[0].dtype), hlo.add)
 
 
-cumsum_p.def_rules(Rules(abstract_eval=_cumsum_abstract_eval, lower=_cumsum_lower))
+cumsum_p.def_rules(
+    Rules(
+        abstract_eval=_cumsum_abstract_eval,
+        lower=_cumsum_lower,
+        jvp=linear_jvp(cumsum_p),
+        transpose=rr.cumsum_transpose,
+        batch=rr.cumred_batcher(cumsum_p),
+    )
+)
 
 
 def cumprod(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
@@ -478,7 +552,14 @@ def _cumprod_lower(
     return _cumred_lower(ctx, x, axis, reverse, _one(ctx.avals_in[0].dtype), hlo.multiply)
 
 
-cumprod_p.def_rules(Rules(abstract_eval=_cumprod_abstract_eval, lower=_cumprod_lower))
+cumprod_p.def_rules(
+    Rules(
+        abstract_eval=_cumprod_abstract_eval,
+        lower=_cumprod_lower,
+        jvp=rr.cumprod_jvp(cumprod_p),
+        batch=rr.cumred_batcher(cumprod_p),
+    )
+)
 
 
 def cummax(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
@@ -499,7 +580,14 @@ def _cummax_lower(
     return _cumred_lower(ctx, x, axis, reverse, max_identity(ctx.avals_in[0].dtype), hlo.maximum)
 
 
-cummax_p.def_rules(Rules(abstract_eval=_cummax_abstract_eval, lower=_cummax_lower))
+cummax_p.def_rules(
+    Rules(
+        abstract_eval=_cummax_abstract_eval,
+        lower=_cummax_lower,
+        jvp=rr.cummax_jvp(cummax_p, max_identity),
+        batch=rr.cumred_batcher(cummax_p),
+    )
+)
 
 
 def cummin(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
@@ -520,4 +608,11 @@ def _cummin_lower(
     return _cumred_lower(ctx, x, axis, reverse, min_identity(ctx.avals_in[0].dtype), hlo.minimum)
 
 
-cummin_p.def_rules(Rules(abstract_eval=_cummin_abstract_eval, lower=_cummin_lower))
+cummin_p.def_rules(
+    Rules(
+        abstract_eval=_cummin_abstract_eval,
+        lower=_cummin_lower,
+        jvp=rr.cummin_jvp(cummin_p, min_identity),
+        batch=rr.cumred_batcher(cummin_p),
+    )
+)
