@@ -95,6 +95,7 @@ def check_jvp(
     err_msg: str = "",
 ) -> None:
     """Checks ``f_jvp(primals, tangents)`` against central finite differences of ``f``."""
+    args = tuple(args)
     leaves = tree_flatten(args)[0]
     atol_, rtol_ = _tol(atol, leaves), _tol(rtol, leaves)
     rng = np.random.RandomState(0)
@@ -115,6 +116,7 @@ def check_vjp(
     err_msg: str = "",
 ) -> None:
     """Checks ``f_vjp`` by the inner-product identity ``<J t, c> == <t, J^T c>`` (J t by finite differences)."""
+    args = tuple(args)
     leaves = tree_flatten(args)[0]
     atol_, rtol_ = _tol(atol, leaves), _tol(rtol, leaves)
     v_out, pullback = f_vjp(*args)

@@ -346,6 +346,7 @@ custom_lin_p.def_rules(
     Rules(
         abstract_eval=_custom_lin_abstract_eval,
         impl=_custom_lin_impl,
+        lower=_custom_lin_impl,
         jvp=_custom_lin_impl,
         transpose=_custom_lin_transpose,
         batch=_custom_lin_batch,
