@@ -29,7 +29,7 @@ _DEFAULT_TOL: dict[str, float] = {
 def _tol(tol: float | None, leaves: Sequence[Any]) -> float:
     if tol is not None:
         return tol
-    return max((_DEFAULT_TOL.get(np.asarray(x).dtype.name, 1e-5) for x in leaves), default=1e-5)
+    return max((_DEFAULT_TOL.get(get_aval(x).dtype.name, 1e-5) for x in leaves), default=1e-5)
 
 
 def _host(x: Any) -> np.ndarray[Any, Any]:
