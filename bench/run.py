@@ -32,8 +32,21 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("eager_sin", "(b) eager jnp.sin, f32[3]", "us/call", 1.0),
     ("mlp20_compile", "(c) trace+compile jit(mlp20_forward)", "ms", 0.8),
     ("import", "(d) import time (minus bare python)", "ms", 0.4),
+    ("mlp_train_step", "(e) MLP train step jit(value_and_grad)", "us/step", 1 / 0.98),
+    ("mlp_train_compile", "(f) trace+compile of that train step", "ms", 0.8),
+    ("per_example_grads", "(g) jit(vmap(grad)) per-example grads", "us/call", 1 / 0.98),
+    ("rnn_scan_compile", "(h) compile grad of 100-step scan RNN", "ms", 1.0),
 ]
-AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median", "import": "median"}
+AGGREGATE = {
+    "dispatch": "min",
+    "eager_sin": "min",
+    "mlp20_compile": "median",
+    "import": "median",
+    "mlp_train_step": "min",
+    "mlp_train_compile": "median",
+    "per_example_grads": "min",
+    "rnn_scan_compile": "median",
+}
 
 
 def child_env() -> dict[str, str]:

@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from bench import workloads_transforms as _transforms
+
 # How each workload's samples are reduced to one number (see bench/run.py).
-AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median"}
+AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median", **_transforms.AGGREGATE}
 
 
 def _timed_batches(
@@ -142,6 +144,7 @@ WORKLOADS: dict[str, Callable[..., list[float]]] = {
     "eager_sin": eager_sin,
     "mlp20_compile": mlp20_compile,
 }
+WORKLOADS.update(_transforms.WORKLOADS)
 
 
 def run(
