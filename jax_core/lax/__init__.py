@@ -116,3 +116,10 @@ from jax_core._src.lax.parallel import pmean as pmean
 from jax_core._src.lax.parallel import pmax as pmax
 from jax_core._src.lax.parallel import pmin as pmin
 from jax_core._src.lax.parallel import axis_index as axis_index
+from jax_core._src.lax.control_flow.conditionals import cond as cond
+from jax_core._src.lax.control_flow.conditionals import switch as switch
+from jax_core._src.lax.control_flow.loops import while_loop as while_loop
+from jax_core._src.lax.control_flow.loops import fori_loop as fori_loop
+from jax_core._src.lax.control_flow.scan import scan as scan
+from jax_core._src.lax.control_flow.scan import map as map
+from jax_core._src.lax.control_flow.associative_scan import associative_scan as associative_scan

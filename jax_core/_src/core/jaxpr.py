@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 from typing_extensions import TypeIs
@@ -277,6 +277,8 @@ def _pp_vars(vs: Sequence[Atom], ctx: NameContext, *, separator: str = "", shape
 def _pp_param(k: str, v: Any, ctx: NameContext) -> pp.Doc:
     if isinstance(v, ClosedJaxpr):
         doc = pp_jaxpr(v.jaxpr, ctx)
+    elif _is_jaxpr_tuple(v):
+        doc = pp_jaxprs(v, ctx)
     elif isinstance(v, Jaxpr):
         doc = pp_jaxpr(v, ctx)
     elif isinstance(v, np.dtype):
@@ -284,6 +286,21 @@ def _pp_param(k: str, v: Any, ctx: NameContext) -> pp.Doc:
     else:
         doc = pp.text(str(v))
     return pp.concat([pp.text(f"{k}="), doc])
+
+
+def _is_jaxpr_tuple(v: object) -> TypeIs[tuple[Jaxpr | ClosedJaxpr, ...]]:
+    if not isinstance(v, tuple):
+        return False
+    items = cast("tuple[object, ...]", v)
+    return bool(items) and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in items)
+
+
+def pp_jaxprs(jaxprs: Sequence[Jaxpr | ClosedJaxpr], ctx: NameContext) -> pp.Doc:
+    """The document for a tuple of jaxprs (a param such as ``cond``'s ``branches``)."""
+    docs = [pp_jaxpr(j.jaxpr if isinstance(j, ClosedJaxpr) else j, ctx) for j in jaxprs]
+    return pp.group(
+        pp.concat([pp.nest(2, pp.concat([pp.text("("), pp.brk(""), _join(pp.brk(), docs)])), pp.brk(""), pp.text(")")])
+    )
 
 
 def _pp_params(items: Sequence[tuple[str, Any]], ctx: NameContext) -> pp.Doc:
@@ -308,7 +325,7 @@ def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
     """The document for one equation."""
     lhs = _pp_vars(eqn.outvars, ctx, shapes=True)
     inner = eqn.params.get("jaxpr")
-    if isinstance(inner, ClosedJaxpr):
+    if isinstance(inner, ClosedJaxpr) and eqn.primitive.name == "jit":
         # A call's inner variables print with the names of the outer ones they alias.
         ctx.suggest(inner.jaxpr.invars, eqn.invars)
         ctx.suggest(inner.jaxpr.outvars, eqn.outvars)
