@@ -418,6 +418,13 @@ def test_vmap_of_grad_of_cond() -> None:
     _close(jax.vmap(f)(xs), np.where(xs > 0, np.cos(xs), -np.sin(xs)))
 
 
+def test_grad_of_vmap_of_cond_ignores_the_branch_not_taken() -> None:
+    # sqrt's derivative is nan at negative inputs; those elements take the other branch.
+    f = lambda x: lax.cond(x > 0, jnp.sqrt, lambda x: x * 2.0, x)  # noqa: E731
+    xs = np.array([4.0, -1.0], np.float32)
+    _close(jax.grad(lambda xs: jax.vmap(f)(xs).sum())(xs), [0.25, 2.0])
+
+
 def test_jit_of_grad_of_fori_loop() -> None:
     g = jax.jit(jax.grad(lambda x: lax.fori_loop(0, 3, lambda i, c: c * x, 1.0)))
     _close(g(2.0), 12.0)

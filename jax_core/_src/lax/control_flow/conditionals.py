@@ -262,6 +262,16 @@ def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: tuple[C
     return [None, *(next(it) if lin else None for lin in linear)]
 
 
+def _bcast_select(pred: Any, on_true: Any, on_false: Any) -> Any:
+    from jax_core._src.lax import api as lax_api
+    from jax_core._src.lax.shape_ops import broadcast_in_dim
+
+    shape = get_aval(on_true).shape
+    if get_aval(pred).shape != shape:
+        pred = broadcast_in_dim(pred, shape, tuple(range(get_aval(pred).ndim)))
+    return lax_api.select(pred, on_true, on_false)
+
+
 def _bcast_select_n(which: Any, *cases: Any) -> Any:
     from jax_core._src.lax import api as lax_api
     from jax_core._src.lax.shape_ops import broadcast_in_dim
@@ -291,12 +301,19 @@ def _cond_batch(args: Sequence[Any], dims: Sequence[int | None], *, branches: tu
     n_out = len(branches[0].out_avals)
     if index_dim is not None:
         # A batched index: every branch runs on the whole batch and the results are selected.
+        from jax_core._src.lax import api as lax_api
+        from jax_core._src.lax.ad_ops import stop_gradient
+
         index = bdim_at_front(index, index_dim, size)
         ops = [bdim_at_front(x, d, size) for x, d in zip(ops, op_dims)]
         branch_outs: list[list[Any]] = []
-        for b in branches:
+        for i, b in enumerate(branches):
             batched, _ = batch_jaxpr_axes(b, size, (0,) * len(ops), (0,) * n_out, name)
-            branch_outs.append(eval_jaxpr(batched.jaxpr, batched.consts, *ops))
+            # Elements that do not take this branch see their operands through stop_gradient,
+            # so its derivatives there (possibly inf/nan) never reach the gradient (JAX #1052).
+            taken = lax_api.eq(index, np.int32(i))
+            ops_i = [_bcast_select(taken, x, stop_gradient(x)) for x in ops]
+            branch_outs.append(eval_jaxpr(batched.jaxpr, batched.consts, *ops_i))
         return [_bcast_select_n(index, *outs) for outs in zip(*branch_outs)], [0] * n_out
     ops = [x if d is None else moveaxis(x, d, 0) for x, d in zip(ops, op_dims)]
     joined, consts, out_bat = _batch_branches(branches, size, tuple(d is not None for d in op_dims), name)
