@@ -63,7 +63,9 @@ COMPLETION_CASES: list[tuple[str, str, set[str]]] = [
     ("jit-decorated", "loss(w, x).", ARRAY_METHODS),
     ("compiled-call", "jf.lower(x, 2).compile()(x, 2).", ARRAY_METHODS),
     ("jitted-object", "jf.", {"lower", "trace", "eval_shape"}),
-    # ("grad-call", "jax.grad(mse)(w, x).", ARRAY_METHODS),  # once grad is typed
+    ("grad-call", "jax.grad(mse)(w, x).", ARRAY_METHODS),
+    ("value-and-grad-call", "jax.value_and_grad(mse)(w, x)[1].", ARRAY_METHODS),
+    ("vmap-call", "jax.vmap(f, in_axes=(0, None))(w, 2).", ARRAY_METHODS),
 ]
 
 # (case id, the line to hover over, the name hovered, fragments the hover text must contain)

@@ -5,7 +5,7 @@ from functools import partial
 from typing import Any, assert_type
 
 import jax_core.numpy as jnp
-from jax_core import Array, jit
+from jax_core import Array, ShapeDtypeStruct, jit
 
 
 def f(x: Array, n: int) -> Array:
@@ -57,4 +57,5 @@ assert_type(k(x, 2), Array)  # E[mypy]: Any
 assert_type(jf.lower(x, 2).compile()(x, 2), Array)
 assert_type(jf.trace(x, 2).lower().compile()(x, 2), Array)
 assert_type(jf.lower(x, 2).as_text(), str)
-assert_type(jf.eval_shape(x, 2), Any)
+assert_type(jf.eval_shape(x, 2), ShapeDtypeStruct)
+assert_type(jit(pair).eval_shape(x), Any)

@@ -1,10 +1,13 @@
-"""The public autodiff entry points: jvp, linearize, vjp, grad, value_and_grad, jacobians,
-hessian, linear_transpose and closure_convert (pytree in, pytree out)."""
+"""The autodiff entry points: jvp, linearize, vjp, grad, value_and_grad, jacobians, hessian,
+linear_transpose and closure_convert (pytree in, pytree out).
+
+The public ``grad``, ``value_and_grad``, ``jacfwd``, ``jacrev`` and ``hessian`` are the typed
+wrappers in ``ad_signatures`` (generated overloads over these implementations)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 
@@ -15,6 +18,19 @@ from jax_core._src.interpreters import ad
 from jax_core._src.interpreters.ad_util import UndefinedPrimal, Zero, instantiate_zeros, tangent_aval, zeros_like_aval
 from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
 from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
+
+# Typing jvp, vjp, linearize and linear_transpose: one overload per number of primals (1..4),
+# a TypeVar per primal, so the function, its primals and tangents/cotangents must agree.
+# More primals are accepted with ``Any`` for them. (A TypeVarTuple would say it for every
+# arity, but mypy does not solve one from two tuples, as jvp's primals and tangents are.)
+T0 = TypeVar("T0")
+T1 = TypeVar("T1")
+T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+R = TypeVar("R")
+Aux = TypeVar("Aux")
+_Tuple5 = tuple[Any, Any, Any, Any, Any, *tuple[Any, ...]]
+"""Five or more primals: the arities the overloads do not spell out."""
 
 
 def _flat_fun(fun: Callable[..., Any], in_tree: PyTreeDef, out_tree_box: list[PyTreeDef]) -> Callable[..., list[Any]]:
@@ -62,6 +78,58 @@ def _nonzero(ct: Any, primal: Any) -> Any:
 
 
 # -- forward mode ----------------------------------------------------------------------------
+@overload
+def jvp(fun: Callable[[T0], R], primals: tuple[T0], tangents: tuple[T0], has_aux: Literal[False] = False) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[[T0, T1], R], primals: tuple[T0, T1], tangents: tuple[T0, T1], has_aux: Literal[False] = False
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[[T0, T1, T2], R],
+    primals: tuple[T0, T1, T2],
+    tangents: tuple[T0, T1, T2],
+    has_aux: Literal[False] = False,
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[[T0, T1, T2, T3], R],
+    primals: tuple[T0, T1, T2, T3],
+    tangents: tuple[T0, T1, T2, T3],
+    has_aux: Literal[False] = False,
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[..., R], primals: _Tuple5 | list[Any], tangents: _Tuple5 | list[Any], has_aux: Literal[False] = False
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[[T0], tuple[R, Aux]], primals: tuple[T0], tangents: tuple[T0], has_aux: Literal[True]
+) -> tuple[R, R, Aux]: ...
+@overload
+def jvp(
+    fun: Callable[[T0, T1], tuple[R, Aux]], primals: tuple[T0, T1], tangents: tuple[T0, T1], has_aux: Literal[True]
+) -> tuple[R, R, Aux]: ...
+@overload
+def jvp(
+    fun: Callable[[T0, T1, T2], tuple[R, Aux]],
+    primals: tuple[T0, T1, T2],
+    tangents: tuple[T0, T1, T2],
+    has_aux: Literal[True],
+) -> tuple[R, R, Aux]: ...
+@overload
+def jvp(
+    fun: Callable[[T0, T1, T2, T3], tuple[R, Aux]],
+    primals: tuple[T0, T1, T2, T3],
+    tangents: tuple[T0, T1, T2, T3],
+    has_aux: Literal[True],
+) -> tuple[R, R, Aux]: ...
+@overload
+def jvp(
+    fun: Callable[..., tuple[R, Aux]], primals: _Tuple5 | list[Any], tangents: _Tuple5 | list[Any], has_aux: Literal[True]
+) -> tuple[R, R, Aux]: ...
+
+
 def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False) -> Any:
     """``(fun(*primals), directional derivative along tangents)``; with ``has_aux`` also aux."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
@@ -99,6 +167,46 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
     touts = [_nonzero(t, o) for t, o in zip(touts, outs)]
     result = (tree_unflatten(out_tree[0], outs), tree_unflatten(out_tree[0], touts))
     return (*result, _strip_aux_tracers(aux_box[0])) if has_aux else result
+
+
+@overload
+def linearize(fun: Callable[[T0], R], p0: T0, /, *, has_aux: Literal[False] = False) -> tuple[R, Callable[[T0], R]]: ...
+@overload
+def linearize(
+    fun: Callable[[T0, T1], R], p0: T0, p1: T1, /, *, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[T0, T1], R]]: ...
+@overload
+def linearize(
+    fun: Callable[[T0, T1, T2], R], p0: T0, p1: T1, p2: T2, /, *, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[T0, T1, T2], R]]: ...
+@overload
+def linearize(
+    fun: Callable[[T0, T1, T2, T3], R], p0: T0, p1: T1, p2: T2, p3: T3, /, *, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[T0, T1, T2, T3], R]]: ...
+@overload
+def linearize(
+    fun: Callable[..., R], p0: Any, p1: Any, p2: Any, p3: Any, p4: Any, /, *primals: Any, has_aux: Literal[False] = False
+) -> tuple[R, Callable[..., R]]: ...
+@overload
+def linearize(
+    fun: Callable[[T0], tuple[R, Aux]], p0: T0, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[T0], R], Aux]: ...
+@overload
+def linearize(
+    fun: Callable[[T0, T1], tuple[R, Aux]], p0: T0, p1: T1, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[T0, T1], R], Aux]: ...
+@overload
+def linearize(
+    fun: Callable[[T0, T1, T2], tuple[R, Aux]], p0: T0, p1: T1, p2: T2, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[T0, T1, T2], R], Aux]: ...
+@overload
+def linearize(
+    fun: Callable[[T0, T1, T2, T3], tuple[R, Aux]], p0: T0, p1: T1, p2: T2, p3: T3, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[T0, T1, T2, T3], R], Aux]: ...
+@overload
+def linearize(
+    fun: Callable[..., tuple[R, Aux]], p0: Any, p1: Any, p2: Any, p3: Any, p4: Any, /, *primals: Any, has_aux: Literal[True]
+) -> tuple[R, Callable[..., R], Aux]: ...
 
 
 def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
@@ -153,6 +261,46 @@ class _VJPFunction:
         return out
 
 
+@overload
+def vjp(fun: Callable[[T0], R], p0: T0, /, *, has_aux: Literal[False] = False) -> tuple[R, Callable[[R], tuple[T0]]]: ...
+@overload
+def vjp(
+    fun: Callable[[T0, T1], R], p0: T0, p1: T1, /, *, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[R], tuple[T0, T1]]]: ...
+@overload
+def vjp(
+    fun: Callable[[T0, T1, T2], R], p0: T0, p1: T1, p2: T2, /, *, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[R], tuple[T0, T1, T2]]]: ...
+@overload
+def vjp(
+    fun: Callable[[T0, T1, T2, T3], R], p0: T0, p1: T1, p2: T2, p3: T3, /, *, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[R], tuple[T0, T1, T2, T3]]]: ...
+@overload
+def vjp(
+    fun: Callable[..., R], p0: Any, p1: Any, p2: Any, p3: Any, p4: Any, /, *primals: Any, has_aux: Literal[False] = False
+) -> tuple[R, Callable[[R], tuple[Any, ...]]]: ...
+@overload
+def vjp(
+    fun: Callable[[T0], tuple[R, Aux]], p0: T0, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[R], tuple[T0]], Aux]: ...
+@overload
+def vjp(
+    fun: Callable[[T0, T1], tuple[R, Aux]], p0: T0, p1: T1, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[R], tuple[T0, T1]], Aux]: ...
+@overload
+def vjp(
+    fun: Callable[[T0, T1, T2], tuple[R, Aux]], p0: T0, p1: T1, p2: T2, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[R], tuple[T0, T1, T2]], Aux]: ...
+@overload
+def vjp(
+    fun: Callable[[T0, T1, T2, T3], tuple[R, Aux]], p0: T0, p1: T1, p2: T2, p3: T3, /, *, has_aux: Literal[True]
+) -> tuple[R, Callable[[R], tuple[T0, T1, T2, T3]], Aux]: ...
+@overload
+def vjp(
+    fun: Callable[..., tuple[R, Aux]], p0: Any, p1: Any, p2: Any, p3: Any, p4: Any, /, *primals: Any, has_aux: Literal[True]
+) -> tuple[R, Callable[[R], tuple[Any, ...]], Aux]: ...
+
+
 def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     """``(fun(*primals), f_vjp)`` where ``f_vjp(ct)`` returns one cotangent per primal (a tuple)."""
     p_leaves, p_tree = tree_flatten(primals)
@@ -163,6 +311,11 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     f_vjp = _VJPFunction(lin, p_leaves, p_tree, out_tree[0], fun)
     result = (tree_unflatten(out_tree[0], outs), f_vjp)
     return (*result, _strip_aux_tracers(aux_box[0])) if has_aux else result
+
+
+# The public overloads take ``has_aux`` as a literal only; the implementations below pass a bool.
+_jvp: Callable[..., Any] = jvp
+_vjp: Callable[..., Any] = vjp
 
 
 def _normalize_argnums(argnums: int | Sequence[int], nargs: int) -> tuple[int, ...]:
@@ -238,7 +391,7 @@ def value_and_grad(
                 full[i] = a
             return fun(*full, **kwargs)
 
-        res = vjp(partial_fun, *diff_args, has_aux=has_aux)
+        res = _vjp(partial_fun, *diff_args, has_aux=has_aux)
         out, f_vjp = res[0], res[1]
         _check_scalar_output(out, holomorphic, "grad")
         grads = f_vjp(np.ones((), get_aval(out).dtype))
@@ -302,7 +455,7 @@ def jacfwd(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: b
 
         def push(row: Any) -> Any:
             tans = _split_row(row, d_leaves, sizes)
-            res = jvp(partial_fun, dargs, tree_unflatten(d_tree, tans), has_aux=has_aux)
+            res = _jvp(partial_fun, dargs, tree_unflatten(d_tree, tans), has_aux=has_aux)
             return (res[1], res[2]) if has_aux else res[1]
 
         out = vmap(push, out_axes=-1)(basis)
@@ -387,7 +540,7 @@ def jacrev(
                 full[i] = a
             return fun(*full, **kwargs)
 
-        res = vjp(partial_fun, *dargs, has_aux=has_aux)
+        res = _vjp(partial_fun, *dargs, has_aux=has_aux)
         y, f_vjp = res[0], res[1]
         y_leaves, y_tree = tree_flatten(y)
         basis, sizes = _std_basis(y_leaves)
@@ -425,6 +578,28 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: 
 
 
 # -- linear_transpose and closure_convert -----------------------------------------------------
+@overload
+def linear_transpose(
+    fun: Callable[[T0], R], p0: T0, /, *, reduce_axes: tuple[Any, ...] = ()
+) -> Callable[[R], tuple[T0]]: ...
+@overload
+def linear_transpose(
+    fun: Callable[[T0, T1], R], p0: T0, p1: T1, /, *, reduce_axes: tuple[Any, ...] = ()
+) -> Callable[[R], tuple[T0, T1]]: ...
+@overload
+def linear_transpose(
+    fun: Callable[[T0, T1, T2], R], p0: T0, p1: T1, p2: T2, /, *, reduce_axes: tuple[Any, ...] = ()
+) -> Callable[[R], tuple[T0, T1, T2]]: ...
+@overload
+def linear_transpose(
+    fun: Callable[[T0, T1, T2, T3], R], p0: T0, p1: T1, p2: T2, p3: T3, /, *, reduce_axes: tuple[Any, ...] = ()
+) -> Callable[[R], tuple[T0, T1, T2, T3]]: ...
+@overload
+def linear_transpose(
+    fun: Callable[..., R], p0: Any, p1: Any, p2: Any, p3: Any, p4: Any, /, *primals: Any, reduce_axes: tuple[Any, ...] = ()
+) -> Callable[[R], tuple[Any, ...]]: ...
+
+
 def linear_transpose(fun: Callable[..., Any], *primals: Any, reduce_axes: tuple[Any, ...] = ()) -> Callable[..., Any]:
     """The transpose of the linear function ``fun``, for inputs shaped like ``primals``."""
     p_leaves, p_tree = tree_flatten(primals)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, Generic, Literal, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Concatenate, Generic, Literal, ParamSpec, Protocol, TypeVar, overload
 
 from jax_core._src import config
+from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.trace import Tracer
@@ -16,14 +17,38 @@ from jax_core._src.transforms.stages import Lowered, Traced
 from jax_core._src.tree_util import tree_flatten, tree_map, tree_unflatten
 
 P = ParamSpec("P")
+Q = ParamSpec("Q")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
+S = TypeVar("S")
+K = TypeVar("K")
 
 
 class Jitted(Protocol[P, R_co]):
-    """A jit-compiled function: called like the original, plus its stages."""
+    """A jit-compiled function: called like the original, plus its stages.
+
+    Read from an instance (``@jit`` on a method), it binds the instance as the first
+    argument, as a plain function does: ``obj.method`` is a ``Jitted`` of the remaining
+    parameters.
+    """
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...
+
+    # Method binding. Read from the class (``instance`` is None) the jitted function is
+    # unchanged; read from an instance it loses its first parameter. The binding overload is
+    # spelled twice: mypy binds a ``Callable`` self type correctly for every signature
+    # (including ``partial(jit, ...)``'s ``[*Any, **Any]``, where the ``Jitted`` spelling
+    # leaves ``[**Any]``), pyright matches only the ``Jitted`` spelling.
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None, /) -> Jitted[P, R_co]: ...
+    @overload
+    def __get__(
+        self: Callable[Concatenate[S, Q], R], instance: S, owner: type[Any] | None = None, /
+    ) -> Jitted[Q, R]: ...
+    @overload
+    def __get__(
+        self: Jitted[Concatenate[S, Q], R], instance: S, owner: type[Any] | None = None, /
+    ) -> Jitted[Q, R]: ...
 
     def lower(self, *args: P.args, **kwargs: P.kwargs) -> Lowered[P, R_co]:
         """Traces and lowers for these arguments (arrays or ``ShapeDtypeStruct``s)."""
@@ -33,8 +58,17 @@ class Jitted(Protocol[P, R_co]):
         """Traces for these arguments; returns the jaxpr stage."""
         ...
 
-    def eval_shape(self, *args: P.args, **kwargs: P.kwargs) -> Any:
-        """Output shapes and dtypes as ``ShapeDtypeStruct``s, without running."""
+    @overload
+    def eval_shape(self: Jitted[Q, Array], *args: Q.args, **kwargs: Q.kwargs) -> ShapeDtypeStruct: ...
+    @overload
+    def eval_shape(
+        self: Jitted[Q, tuple[Array, Array]], *args: Q.args, **kwargs: Q.kwargs
+    ) -> tuple[ShapeDtypeStruct, ShapeDtypeStruct]: ...
+    @overload
+    def eval_shape(self, *args: P.args, **kwargs: P.kwargs) -> Any: ...
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """Output shapes and dtypes as ``ShapeDtypeStruct``s, without running: one for an
+        ``Array`` result, a pair for a pair of arrays, else the output pytree (typed ``Any``)."""
         ...
 
 
@@ -164,6 +198,25 @@ def make_jaxpr(
     """
     nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     return _MakeJaxpr(fun, nums, return_shape)
+
+
+# The output pytree with every array replaced by a ``ShapeDtypeStruct``: spelled out for the
+# common output types; any other output is ``Any``. The arguments are not checked against
+# ``fun``'s parameters, because ``ShapeDtypeStruct``s stand in for arrays.
+@overload
+def eval_shape(fun: Callable[..., Array], *args: Any, **kwargs: Any) -> ShapeDtypeStruct: ...
+@overload
+def eval_shape(
+    fun: Callable[..., tuple[Array, Array]], *args: Any, **kwargs: Any
+) -> tuple[ShapeDtypeStruct, ShapeDtypeStruct]: ...
+@overload
+def eval_shape(fun: Callable[..., tuple[Array, ...]], *args: Any, **kwargs: Any) -> tuple[ShapeDtypeStruct, ...]: ...
+@overload
+def eval_shape(fun: Callable[..., list[Array]], *args: Any, **kwargs: Any) -> list[ShapeDtypeStruct]: ...
+@overload
+def eval_shape(fun: Callable[..., dict[K, Array]], *args: Any, **kwargs: Any) -> dict[K, ShapeDtypeStruct]: ...
+@overload
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
 
 
 def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

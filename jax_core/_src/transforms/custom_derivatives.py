@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
@@ -27,7 +27,10 @@ from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 P = ParamSpec("P")
+Q = ParamSpec("Q")
 R = TypeVar("R")
+T = TypeVar("T")
+Res = TypeVar("Res")
 
 FlatJvp = Callable[[Sequence[Any], Sequence[Any]], tuple[list[Any], list[Any]]]
 FlatFwd = Callable[[Sequence[Any]], tuple[list[Any], list[Any]]]
@@ -165,8 +168,12 @@ class custom_jvp(Generic[P, R]):
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp = None
 
-    def defjvp(self, jvp: Callable[..., tuple[Any, Any]]) -> Callable[..., tuple[Any, Any]]:
-        """Defines the JVP rule (usable as a decorator); returns it."""
+    def defjvp(self, jvp: Callable[Q, tuple[R, T]]) -> Callable[Q, tuple[R, T]]:
+        """Defines the JVP rule (usable as a decorator); returns it.
+
+        The rule returns ``(primal_out, tangent_out)``; ``primal_out`` has the function's
+        result type. The rule keeps its own signature.
+        """
         self.jvp = jvp
         return jvp
 
@@ -374,6 +381,20 @@ class custom_vjp(Generic[P, R]):
         self.fwd = None
         self.bwd = None
 
+    # fwd takes the function's parameters and returns ``(out, residuals)``; bwd takes
+    # ``(residuals, out_cotangent)`` and returns a tuple with a cotangent per argument. With
+    # ``nondiff_argnums`` bwd takes the non-differentiable arguments first (second overload).
+    @overload
+    def defvjp(
+        self, fwd: Callable[P, tuple[R, Res]], bwd: Callable[[Res, R], tuple[Any, ...]], symbolic_zeros: bool = False
+    ) -> None: ...
+    @overload
+    def defvjp(
+        self,
+        fwd: Callable[P, tuple[R, Any]],
+        bwd: Callable[Concatenate[Any, Any, Any, ...], tuple[Any, ...]],
+        symbolic_zeros: bool = False,
+    ) -> None: ...
     def defvjp(self, fwd: Callable[..., tuple[Any, Any]], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
         """Defines the forward (``fwd``) and backward (``bwd``) rules."""
         if symbolic_zeros:

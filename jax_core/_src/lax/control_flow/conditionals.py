@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
@@ -51,11 +51,37 @@ from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.tree_util import tree_flatten, tree_unflatten
+from jax_core._src.typing import ArrayLike
 
 _no_operand_sentinel: Any = object()
 
+# Typing: one overload per number of operands (0..3), with a TypeVar per operand, so the
+# branches must take the operands; both branches return R. (A checker joins two different
+# branch results: ``object`` under mypy, a union under pyright, so a mismatch is an error where
+# the result is used as one of them.) More operands, or ``operand=``, are accepted as ``Any``.
+T0 = TypeVar("T0")
+T1 = TypeVar("T1")
+T2 = TypeVar("T2")
+R = TypeVar("R")
+
 
 # -- public API ------------------------------------------------------------------------------
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[], R]], /) -> R: ...
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[T0], R]], o0: T0, /) -> R: ...
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[T0, T1], R]], o0: T0, o1: T1, /) -> R: ...
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[T0, T1, T2], R]], o0: T0, o1: T1, o2: T2, /) -> R: ...
+@overload
+def switch(
+    index: ArrayLike, branches: Sequence[Callable[..., R]], o0: Any, o1: Any, o2: Any, o3: Any, /, *operands: Any
+) -> R: ...
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[T0], R]], *, operand: T0) -> R: ...
+
+
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, operand: Any = _no_operand_sentinel) -> Any:
     """Applies exactly one of ``branches``, the one given by ``index``.
 
@@ -96,6 +122,40 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, o
     idx = lax_api.max(lax_api.min(idx, np.int32(len(branches) - 1)), np.int32(0))
     names = ["branch 0", *(f"branch{i}" for i in range(1, len(branches)))]
     return _cond_internal("switch", idx, branches, names, operands)
+
+
+@overload
+def cond(pred: ArrayLike, true_fun: Callable[[], R], false_fun: Callable[[], R], /) -> R: ...
+@overload
+def cond(pred: ArrayLike, true_fun: Callable[[T0], R], false_fun: Callable[[T0], R], o0: T0, /) -> R: ...
+@overload
+def cond(
+    pred: ArrayLike, true_fun: Callable[[T0, T1], R], false_fun: Callable[[T0, T1], R], o0: T0, o1: T1, /
+) -> R: ...
+@overload
+def cond(
+    pred: ArrayLike,
+    true_fun: Callable[[T0, T1, T2], R],
+    false_fun: Callable[[T0, T1, T2], R],
+    o0: T0,
+    o1: T1,
+    o2: T2,
+    /,
+) -> R: ...
+@overload
+def cond(
+    pred: ArrayLike,
+    true_fun: Callable[..., R],
+    false_fun: Callable[..., R],
+    o0: Any,
+    o1: Any,
+    o2: Any,
+    o3: Any,
+    /,
+    *operands: Any,
+) -> R: ...
+@overload
+def cond(pred: ArrayLike, true_fun: Callable[[T0], R], false_fun: Callable[[T0], R], *, operand: T0) -> R: ...
 
 
 def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any, operand: Any = _no_operand_sentinel) -> Any:

@@ -1,0 +1,133 @@
+"""vmap, checkpoint, custom_jvp/custom_vjp, jvp/vjp/linearize and Jacobians check their uses."""
+
+from functools import partial
+
+import jax_core as jax
+import jax_core.numpy as jnp
+from jax_core import Array, checkpoint, custom_jvp, custom_vjp, jit, vmap
+
+
+def f(x: Array, n: int) -> Array:
+    return x * n
+
+
+def f1(x: Array) -> Array:
+    return jnp.sin(x)
+
+
+def f2(x: Array, y: Array) -> Array:
+    return x * y
+
+
+def f_aux(x: Array) -> tuple[Array, str]:
+    return x, "aux"
+
+
+x = jnp.ones(3)
+xs = jnp.ones((4, 3))
+
+# vmap and checkpoint keep the parameters and the result
+vmap(f, in_axes=(0, None))(xs, "2")  # E: "int"
+vmap(f)(xs)  # E[mypy]: Too few arguments  # E[pyright]: "n"
+s: str = vmap(f1)(xs)  # E: "str"
+checkpoint(f)(x, 2.5)  # E: "int"
+jax.remat(f1)(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional
+t: tuple[Array, Array] = checkpoint(f1)(x)  # E: tuple
+checkpoint(f1, policy="dots")  # E: "policy"
+vmap(f1, axis_size="4")  # E: "axis_size"
+
+
+@custom_jvp
+def softplus(x: Array) -> Array:
+    return jnp.log1p(jnp.exp(x))
+
+
+@softplus.defjvp
+def softplus_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    return softplus(primals[0]), tangents[0]
+
+
+softplus(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional
+softplus("x")  # E[mypy]: "str"  # E[pyright]: "Literal['x']"
+u: str = softplus(x)  # E: "str"
+
+
+@softplus.defjvp  # E[mypy]: Argument 1 to "defjvp"  # E[pyright]: "jvp"
+def wrong_rule(primals: tuple[Array], tangents: tuple[Array]) -> tuple[str, Array]:
+    return "primal out", tangents[0]
+
+
+@custom_vjp
+def scale(x: Array, k: float) -> Array:
+    return x * k
+
+
+def scale_fwd(x: Array, k: float) -> tuple[Array, float]:
+    return x * k, k
+
+
+def scale_bwd(k: float, g: Array) -> tuple[Array, None]:
+    return g * k, None
+
+
+def fwd_wrong_params(x: Array) -> tuple[Array, float]:
+    return x, 1.0
+
+
+def bwd_wrong_residuals(k: str, g: Array) -> tuple[Array, None]:
+    return g, None
+
+
+def bwd_not_tuple(k: float, g: Array) -> Array:
+    return g
+
+
+scale.defvjp(scale_fwd, scale_bwd)
+scale(x, "2")  # E: "float"
+scale.defvjp(fwd_wrong_params, scale_bwd)  # E: "defvjp"
+scale.defvjp(scale_fwd, bwd_wrong_residuals)  # E: "defvjp"
+scale.defvjp(scale_fwd, bwd_not_tuple)  # E: "defvjp"
+
+# jvp: primals and tangents match the parameters, in number and type
+jax.jvp(f2, (x,), (x,))  # E[mypy]: Argument 1 to "jvp"  # E[pyright]: No overloads
+jax.jvp(f1, (x,), (x, x))  # E[mypy]: Argument 3 to "jvp"  # E[pyright]: No overloads
+jax.jvp(f, (x, "2"), (x, 2))  # E[mypy]: Argument 2 to "jvp"  # E[pyright]: No overloads
+jax.jvp(f_aux, (x,), (x,), has_aux=True)[2] + 1  # E: "str"
+y, y_dot, aux = jax.jvp(f1, (x,), (x,))  # E[mypy]: 3 expected  # E[pyright]: Expression with type
+
+# vjp: one primal per parameter; the pullback takes an output cotangent
+jax.vjp(f2, x)  # E: "vjp"
+jax.vjp(f1, "x")  # E: "vjp"
+out, pullback = jax.vjp(f1, x)
+pullback(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional
+ct, ct2 = pullback(x)  # E[mypy]: 2 expected  # E[pyright]: Expression with type
+jax.vjp(f1, x, has_aux=True)  # E[mypy]: No overload variant  # E[pyright]: No overloads
+
+# linearize: the linear map takes tangents like the primals
+_, f_jvp = jax.linearize(f2, x, x)
+f_jvp(x)  # E[mypy]: Too few arguments  # E[pyright]: more positional
+
+# Jacobians keep the parameters
+jax.jacfwd(f2)(x)  # E: "y"
+jax.jacrev(f2, argnums=1)(x, "y")  # E[mypy]: "str"  # E[pyright]: "Literal['y']"
+h: str = jax.jacrev(f1)(x)  # E: "str"
+jax.hessian(f1)(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional
+
+
+# jitted methods bind self: the remaining parameters are checked
+class Model:
+    @jit
+    def apply(self, x: Array) -> Array:
+        return x * 2
+
+    @partial(checkpoint, static_argnums=(0,))
+    def remat_apply(self, x: Array) -> Array:
+        return x * 2
+
+
+m = Model()
+m.apply(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional
+m.apply("x")  # E[mypy]: "str"  # E[pyright]: "Literal['x']"
+w: str = m.apply(x)  # E: "str"
+Model.apply(x)  # E[mypy]: "Model"  # E[pyright]: "x"
+m.remat_apply("x")  # E[mypy]: "str"  # E[pyright]: "Literal['x']"
