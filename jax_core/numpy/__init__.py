@@ -2,7 +2,11 @@
 
 Differences from NumPy are JAX's: arrays are immutable (use ``x.at[i].set(v)``),
 default dtypes are 32-bit unless ``jax_enable_x64`` is set, Python scalars are
-weakly typed, and lists are not accepted where arrays are (use ``jnp.array``).
+weakly typed, lists are not accepted where arrays are (use ``jnp.array``), and
+functions whose output shape depends on values (``nonzero``, ``unique``, boolean
+masks) take a static ``size=`` inside transformations. Scalar types are callable
+dtypes: ``jnp.float32(1)`` is an Array. ``jax_core.numpy.linalg`` and
+``jax_core.numpy.fft`` hold the linear algebra and FFT functions.
 """
 
 from typing import TypeAlias as _TypeAlias
@@ -10,45 +14,23 @@ from typing import TypeAlias as _TypeAlias
 import numpy as _np
 
 from jax_core._src.basearray import Array as _Array
-from jax_core._src.numpy.creation import arange as arange
-from jax_core._src.numpy.creation import array as array
-from jax_core._src.numpy.creation import asarray as asarray
-from jax_core._src.numpy.creation import empty as empty
-from jax_core._src.numpy.creation import full as full
-from jax_core._src.numpy.creation import full_like as full_like
-from jax_core._src.numpy.creation import ones as ones
-from jax_core._src.numpy.creation import ones_like as ones_like
-from jax_core._src.numpy.creation import promote_types as promote_types
-from jax_core._src.numpy.creation import result_type as result_type
-from jax_core._src.numpy.creation import zeros as zeros
-from jax_core._src.numpy.creation import zeros_like as zeros_like
-from jax_core._src.numpy.reductions import all as all
-from jax_core._src.numpy.reductions import any as any
-from jax_core._src.numpy.reductions import argmax as argmax
-from jax_core._src.numpy.reductions import argmin as argmin
-from jax_core._src.numpy.reductions import dot as dot
-from jax_core._src.numpy.reductions import matmul as matmul
-from jax_core._src.numpy.reductions import max as max
-from jax_core._src.numpy.reductions import mean as mean
-from jax_core._src.numpy.reductions import min as min
-from jax_core._src.numpy.reductions import prod as prod
-from jax_core._src.numpy.reductions import sum as sum
-from jax_core._src.numpy.shape import broadcast_shapes as broadcast_shapes
-from jax_core._src.numpy.shape import broadcast_to as broadcast_to
-from jax_core._src.numpy.shape import concatenate as concatenate
-from jax_core._src.numpy.shape import expand_dims as expand_dims
-from jax_core._src.numpy.shape import ndim as ndim
-from jax_core._src.numpy.shape import ravel as ravel
-from jax_core._src.numpy.shape import reshape as reshape
-from jax_core._src.numpy.shape import shape as shape
-from jax_core._src.numpy.shape import size as size
-from jax_core._src.numpy.shape import squeeze as squeeze
-from jax_core._src.numpy.shape import stack as stack
-from jax_core._src.numpy.shape import swapaxes as swapaxes
-from jax_core._src.numpy.shape import transpose as transpose
+
+from jax_core._src.numpy.misc import ComplexWarning as ComplexWarning
 from jax_core._src.numpy.ufuncs import abs as abs
 from jax_core._src.numpy.ufuncs import absolute as absolute
+from jax_core._src.numpy.math import acos as acos
+from jax_core._src.numpy.math import acosh as acosh
 from jax_core._src.numpy.ufuncs import add as add
+from jax_core._src.numpy.reductions import all as all
+from jax_core._src.numpy.math import allclose as allclose
+from jax_core._src.numpy.reductions import amax as amax
+from jax_core._src.numpy.reductions import amin as amin
+from jax_core._src.numpy.math import angle as angle
+from jax_core._src.numpy.reductions import any as any
+from jax_core._src.numpy.manipulation import append as append
+from jax_core._src.numpy.functional import apply_along_axis as apply_along_axis
+from jax_core._src.numpy.functional import apply_over_axes as apply_over_axes
+from jax_core._src.numpy.creation import arange as arange
 from jax_core._src.numpy.ufuncs import arccos as arccos
 from jax_core._src.numpy.ufuncs import arccosh as arccosh
 from jax_core._src.numpy.ufuncs import arcsin as arcsin
@@ -56,101 +38,403 @@ from jax_core._src.numpy.ufuncs import arcsinh as arcsinh
 from jax_core._src.numpy.ufuncs import arctan as arctan
 from jax_core._src.numpy.ufuncs import arctan2 as arctan2
 from jax_core._src.numpy.ufuncs import arctanh as arctanh
+from jax_core._src.numpy.reductions import argmax as argmax
+from jax_core._src.numpy.reductions import argmin as argmin
+from jax_core._src.numpy.sorting import argpartition as argpartition
+from jax_core._src.numpy.sorting import argsort as argsort
+from jax_core._src.numpy.indexing_funcs import argwhere as argwhere
+from jax_core._src.numpy.math import around as around
+from jax_core._src.numpy.creation import array as array
+from jax_core._src.numpy.math import array_equal as array_equal
+from jax_core._src.numpy.math import array_equiv as array_equiv
+from jax_core._src.numpy.misc import array_repr as array_repr
+from jax_core._src.numpy.manipulation import array_split as array_split
+from jax_core._src.numpy.misc import array_str as array_str
+from jax_core._src.numpy.creation import asarray as asarray
+from jax_core._src.numpy.math import asin as asin
+from jax_core._src.numpy.math import asinh as asinh
+from jax_core._src.numpy.creation import astype as astype
+from jax_core._src.numpy.math import atan as atan
+from jax_core._src.numpy.math import atan2 as atan2
+from jax_core._src.numpy.math import atanh as atanh
+from jax_core._src.numpy.manipulation import atleast_1d as atleast_1d
+from jax_core._src.numpy.manipulation import atleast_2d as atleast_2d
+from jax_core._src.numpy.manipulation import atleast_3d as atleast_3d
+from jax_core._src.numpy.statistics import average as average
+from jax_core._src.numpy.numeric import bartlett as bartlett
+from jax_core._src.numpy.scalar_types import bfloat16 as bfloat16
+from jax_core._src.numpy.statistics import bincount as bincount
 from jax_core._src.numpy.ufuncs import bitwise_and as bitwise_and
+from jax_core._src.numpy.math import bitwise_count as bitwise_count
+from jax_core._src.numpy.math import bitwise_invert as bitwise_invert
+from jax_core._src.numpy.math import bitwise_left_shift as bitwise_left_shift
 from jax_core._src.numpy.ufuncs import bitwise_not as bitwise_not
 from jax_core._src.numpy.ufuncs import bitwise_or as bitwise_or
+from jax_core._src.numpy.math import bitwise_right_shift as bitwise_right_shift
 from jax_core._src.numpy.ufuncs import bitwise_xor as bitwise_xor
+from jax_core._src.numpy.numeric import blackman as blackman
+from jax_core._src.numpy.manipulation import block as block
+from jax_core._src.numpy.scalar_types import bool_ as bool_
+from jax_core._src.numpy.manipulation import broadcast_arrays as broadcast_arrays
+from jax_core._src.numpy.shape import broadcast_shapes as broadcast_shapes
+from jax_core._src.numpy.shape import broadcast_to as broadcast_to
+from jax_core._src.numpy.misc import can_cast as can_cast
 from jax_core._src.numpy.ufuncs import cbrt as cbrt
+from jax_core._src.numpy.scalar_types import cdouble as cdouble
 from jax_core._src.numpy.ufuncs import ceil as ceil
+from jax_core._src.numpy.scalar_types import character as character
+from jax_core._src.numpy.indexing_funcs import choose as choose
+from jax_core._src.numpy.numeric import clip as clip
+from jax_core._src.numpy.manipulation import column_stack as column_stack
+from jax_core._src.numpy.scalar_types import complex128 as complex128
+from jax_core._src.numpy.scalar_types import complex64 as complex64
+from jax_core._src.numpy.scalar_types import complex_ as complex_
+from jax_core._src.numpy.scalar_types import complexfloating as complexfloating
+from jax_core._src.numpy.indexing_funcs import compress as compress
+from jax_core._src.numpy.manipulation import concat as concat
+from jax_core._src.numpy.shape import concatenate as concatenate
 from jax_core._src.numpy.ufuncs import conj as conj
 from jax_core._src.numpy.ufuncs import conjugate as conjugate
+from jax_core._src.numpy.numeric import convolve as convolve
+from jax_core._src.numpy.creation import copy as copy
+from jax_core._src.numpy.math import copysign as copysign
+from jax_core._src.numpy.statistics import corrcoef as corrcoef
+from jax_core._src.numpy.numeric import correlate as correlate
 from jax_core._src.numpy.ufuncs import cos as cos
 from jax_core._src.numpy.ufuncs import cosh as cosh
+from jax_core._src.numpy.reductions import count_nonzero as count_nonzero
+from jax_core._src.numpy.statistics import cov as cov
+from jax_core._src.numpy.products import cross as cross
+from jax_core._src.numpy.scalar_types import csingle as csingle
+from jax_core._src.numpy.reductions import cumprod as cumprod
+from jax_core._src.numpy.reductions import cumsum as cumsum
+from jax_core._src.numpy.reductions import cumulative_prod as cumulative_prod
+from jax_core._src.numpy.reductions import cumulative_sum as cumulative_sum
+from jax_core._src.numpy.math import deg2rad as deg2rad
+from jax_core._src.numpy.math import degrees as degrees
+from jax_core._src.numpy.manipulation import delete as delete
+from jax_core._src.numpy.indexing_funcs import diag as diag
+from jax_core._src.numpy.indexing_funcs import diag_indices as diag_indices
+from jax_core._src.numpy.indexing_funcs import diag_indices_from as diag_indices_from
+from jax_core._src.numpy.indexing_funcs import diagflat as diagflat
+from jax_core._src.numpy.indexing_funcs import diagonal as diagonal
+from jax_core._src.numpy.numeric import diff as diff
+from jax_core._src.numpy.sorting import digitize as digitize
 from jax_core._src.numpy.ufuncs import divide as divide
+from jax_core._src.numpy.math import divmod as divmod
+from jax_core._src.numpy.products import dot as dot
+from jax_core._src.numpy.scalar_types import double as double
+from jax_core._src.numpy.manipulation import dsplit as dsplit
+from jax_core._src.numpy.manipulation import dstack as dstack
+from jax_core._src.numpy.scalar_types import dtype as dtype
+from jax_core._src.numpy.numeric import ediff1d as ediff1d
+from jax_core._src.numpy.einsum import einsum as einsum
+from jax_core._src.numpy.einsum import einsum_path as einsum_path
+from jax_core._src.numpy.creation import empty as empty
+from jax_core._src.numpy.creation import empty_like as empty_like
 from jax_core._src.numpy.ufuncs import equal as equal
 from jax_core._src.numpy.ufuncs import exp as exp
 from jax_core._src.numpy.ufuncs import exp2 as exp2
+from jax_core._src.numpy.shape import expand_dims as expand_dims
 from jax_core._src.numpy.ufuncs import expm1 as expm1
+from jax_core._src.numpy.indexing_funcs import extract as extract
+from jax_core._src.numpy.creation import eye as eye
+from jax_core._src.numpy.math import fabs as fabs
+from jax_core._src.numpy.indexing_funcs import fill_diagonal as fill_diagonal
+from jax_core._src.numpy.scalar_types import finfo as finfo
+from jax_core._src.numpy.indexing_funcs import flatnonzero as flatnonzero
+from jax_core._src.numpy.scalar_types import flexible as flexible
+from jax_core._src.numpy.manipulation import flip as flip
+from jax_core._src.numpy.manipulation import fliplr as fliplr
+from jax_core._src.numpy.manipulation import flipud as flipud
+from jax_core._src.numpy.scalar_types import float16 as float16
+from jax_core._src.numpy.scalar_types import float32 as float32
+from jax_core._src.numpy.scalar_types import float4_e2m1fn as float4_e2m1fn
+from jax_core._src.numpy.scalar_types import float64 as float64
+from jax_core._src.numpy.scalar_types import float6_e2m3fn as float6_e2m3fn
+from jax_core._src.numpy.scalar_types import float6_e3m2fn as float6_e3m2fn
+from jax_core._src.numpy.scalar_types import float8_e3m4 as float8_e3m4
+from jax_core._src.numpy.scalar_types import float8_e4m3 as float8_e4m3
+from jax_core._src.numpy.scalar_types import float8_e4m3b11fnuz as float8_e4m3b11fnuz
+from jax_core._src.numpy.scalar_types import float8_e4m3fn as float8_e4m3fn
+from jax_core._src.numpy.scalar_types import float8_e4m3fnuz as float8_e4m3fnuz
+from jax_core._src.numpy.scalar_types import float8_e5m2 as float8_e5m2
+from jax_core._src.numpy.scalar_types import float8_e5m2fnuz as float8_e5m2fnuz
+from jax_core._src.numpy.scalar_types import float8_e8m0fnu as float8_e8m0fnu
+from jax_core._src.numpy.scalar_types import float_ as float_
+from jax_core._src.numpy.math import float_power as float_power
+from jax_core._src.numpy.scalar_types import floating as floating
 from jax_core._src.numpy.ufuncs import floor as floor
 from jax_core._src.numpy.ufuncs import floor_divide as floor_divide
+from jax_core._src.numpy.math import fmax as fmax
+from jax_core._src.numpy.math import fmin as fmin
 from jax_core._src.numpy.ufuncs import fmod as fmod
+from jax_core._src.numpy.math import frexp as frexp
+from jax_core._src.numpy.creation import from_dlpack as from_dlpack
+from jax_core._src.numpy.creation import frombuffer as frombuffer
+from jax_core._src.numpy.creation import fromfile as fromfile
+from jax_core._src.numpy.creation import fromfunction as fromfunction
+from jax_core._src.numpy.creation import fromiter as fromiter
+from jax_core._src.numpy.functional import frompyfunc as frompyfunc
+from jax_core._src.numpy.creation import fromstring as fromstring
+from jax_core._src.numpy.creation import full as full
+from jax_core._src.numpy.creation import full_like as full_like
+from jax_core._src.numpy.math import gcd as gcd
+from jax_core._src.numpy.scalar_types import generic as generic
+from jax_core._src.numpy.creation import geomspace as geomspace
+from jax_core._src.numpy.misc import get_printoptions as get_printoptions
+from jax_core._src.numpy.numeric import gradient as gradient
 from jax_core._src.numpy.ufuncs import greater as greater
 from jax_core._src.numpy.ufuncs import greater_equal as greater_equal
+from jax_core._src.numpy.numeric import hamming as hamming
+from jax_core._src.numpy.numeric import hanning as hanning
+from jax_core._src.numpy.math import heaviside as heaviside
+from jax_core._src.numpy.statistics import histogram as histogram
+from jax_core._src.numpy.statistics import histogram2d as histogram2d
+from jax_core._src.numpy.statistics import histogram_bin_edges as histogram_bin_edges
+from jax_core._src.numpy.statistics import histogramdd as histogramdd
+from jax_core._src.numpy.manipulation import hsplit as hsplit
+from jax_core._src.numpy.manipulation import hstack as hstack
+from jax_core._src.numpy.math import hypot as hypot
+from jax_core._src.numpy.math import i0 as i0
+from jax_core._src.numpy.creation import identity as identity
+from jax_core._src.numpy.scalar_types import iinfo as iinfo
 from jax_core._src.numpy.ufuncs import imag as imag
+from jax_core._src.numpy.indexing_funcs import indices as indices
+from jax_core._src.numpy.scalar_types import inexact as inexact
+from jax_core._src.numpy.products import inner as inner
+from jax_core._src.numpy.manipulation import insert as insert
+from jax_core._src.numpy.scalar_types import int1 as int1
+from jax_core._src.numpy.scalar_types import int16 as int16
+from jax_core._src.numpy.scalar_types import int2 as int2
+from jax_core._src.numpy.scalar_types import int32 as int32
+from jax_core._src.numpy.scalar_types import int4 as int4
+from jax_core._src.numpy.scalar_types import int64 as int64
+from jax_core._src.numpy.scalar_types import int8 as int8
+from jax_core._src.numpy.scalar_types import int_ as int_
+from jax_core._src.numpy.scalar_types import integer as integer
+from jax_core._src.numpy.numeric import interp as interp
+from jax_core._src.numpy.setops import intersect1d as intersect1d
 from jax_core._src.numpy.ufuncs import invert as invert
+from jax_core._src.numpy.math import isclose as isclose
+from jax_core._src.numpy.math import iscomplex as iscomplex
+from jax_core._src.numpy.misc import iscomplexobj as iscomplexobj
+from jax_core._src.numpy.misc import isdtype as isdtype
 from jax_core._src.numpy.ufuncs import isfinite as isfinite
+from jax_core._src.numpy.setops import isin as isin
+from jax_core._src.numpy.math import isinf as isinf
+from jax_core._src.numpy.math import isnan as isnan
+from jax_core._src.numpy.math import isneginf as isneginf
+from jax_core._src.numpy.math import isposinf as isposinf
+from jax_core._src.numpy.math import isreal as isreal
+from jax_core._src.numpy.misc import isrealobj as isrealobj
+from jax_core._src.numpy.misc import isscalar as isscalar
+from jax_core._src.numpy.misc import issubdtype as issubdtype
+from jax_core._src.numpy.misc import iterable as iterable
+from jax_core._src.numpy.indexing_funcs import ix_ as ix_
+from jax_core._src.numpy.numeric import kaiser as kaiser
+from jax_core._src.numpy.products import kron as kron
+from jax_core._src.numpy.math import lcm as lcm
+from jax_core._src.numpy.math import ldexp as ldexp
 from jax_core._src.numpy.ufuncs import left_shift as left_shift
 from jax_core._src.numpy.ufuncs import less as less
 from jax_core._src.numpy.ufuncs import less_equal as less_equal
+from jax_core._src.numpy.sorting import lexsort as lexsort
+from jax_core._src.numpy.creation import linspace as linspace
+from jax_core._src.numpy.misc import load as load
 from jax_core._src.numpy.ufuncs import log as log
+from jax_core._src.numpy.math import log10 as log10
 from jax_core._src.numpy.ufuncs import log1p as log1p
+from jax_core._src.numpy.math import log2 as log2
+from jax_core._src.numpy.math import logaddexp as logaddexp
+from jax_core._src.numpy.math import logaddexp2 as logaddexp2
 from jax_core._src.numpy.ufuncs import logical_and as logical_and
 from jax_core._src.numpy.ufuncs import logical_not as logical_not
 from jax_core._src.numpy.ufuncs import logical_or as logical_or
 from jax_core._src.numpy.ufuncs import logical_xor as logical_xor
+from jax_core._src.numpy.creation import logspace as logspace
+from jax_core._src.numpy.indexing_funcs import mask_indices as mask_indices
+from jax_core._src.numpy.products import matmul as matmul
+from jax_core._src.numpy.manipulation import matrix_transpose as matrix_transpose
+from jax_core._src.numpy.products import matvec as matvec
+from jax_core._src.numpy.reductions import max as max
 from jax_core._src.numpy.ufuncs import maximum as maximum
+from jax_core._src.numpy.reductions import mean as mean
+from jax_core._src.numpy.statistics import median as median
+from jax_core._src.numpy.creation import meshgrid as meshgrid
+from jax_core._src.numpy.reductions import min as min
 from jax_core._src.numpy.ufuncs import minimum as minimum
+from jax_core._src.numpy.reductions import minmax as minmax
 from jax_core._src.numpy.ufuncs import mod as mod
+from jax_core._src.numpy.math import modf as modf
+from jax_core._src.numpy.manipulation import moveaxis as moveaxis
 from jax_core._src.numpy.ufuncs import multiply as multiply
+from jax_core._src.numpy.math import nan_to_num as nan_to_num
+from jax_core._src.numpy.reductions import nanargmax as nanargmax
+from jax_core._src.numpy.reductions import nanargmin as nanargmin
+from jax_core._src.numpy.reductions import nancumprod as nancumprod
+from jax_core._src.numpy.reductions import nancumsum as nancumsum
+from jax_core._src.numpy.reductions import nanmax as nanmax
+from jax_core._src.numpy.reductions import nanmean as nanmean
+from jax_core._src.numpy.statistics import nanmedian as nanmedian
+from jax_core._src.numpy.reductions import nanmin as nanmin
+from jax_core._src.numpy.statistics import nanpercentile as nanpercentile
+from jax_core._src.numpy.reductions import nanprod as nanprod
+from jax_core._src.numpy.statistics import nanquantile as nanquantile
+from jax_core._src.numpy.reductions import nanstd as nanstd
+from jax_core._src.numpy.reductions import nansum as nansum
+from jax_core._src.numpy.reductions import nanvar as nanvar
+from jax_core._src.numpy.shape import ndim as ndim
 from jax_core._src.numpy.ufuncs import negative as negative
 from jax_core._src.numpy.ufuncs import nextafter as nextafter
+from jax_core._src.numpy.indexing_funcs import nonzero as nonzero
 from jax_core._src.numpy.ufuncs import not_equal as not_equal
+from jax_core._src.numpy.scalar_types import number as number
+from jax_core._src.numpy.scalar_types import object_ as object_
+from jax_core._src.numpy.creation import ones as ones
+from jax_core._src.numpy.creation import ones_like as ones_like
+from jax_core._src.numpy.products import outer as outer
+from jax_core._src.numpy.misc import packbits as packbits
+from jax_core._src.numpy.manipulation import pad as pad
+from jax_core._src.numpy.sorting import partition as partition
+from jax_core._src.numpy.statistics import percentile as percentile
+from jax_core._src.numpy.manipulation import permute_dims as permute_dims
+from jax_core._src.numpy.indexing_funcs import piecewise as piecewise
+from jax_core._src.numpy.indexing_funcs import place as place
+from jax_core._src.numpy.numeric import poly as poly
+from jax_core._src.numpy.numeric import polyadd as polyadd
+from jax_core._src.numpy.numeric import polyder as polyder
+from jax_core._src.numpy.numeric import polydiv as polydiv
+from jax_core._src.numpy.numeric import polyfit as polyfit
+from jax_core._src.numpy.numeric import polyint as polyint
+from jax_core._src.numpy.numeric import polymul as polymul
+from jax_core._src.numpy.numeric import polysub as polysub
+from jax_core._src.numpy.numeric import polyval as polyval
 from jax_core._src.numpy.ufuncs import positive as positive
+from jax_core._src.numpy.math import pow as pow
 from jax_core._src.numpy.ufuncs import power as power
+from jax_core._src.numpy.misc import printoptions as printoptions
+from jax_core._src.numpy.reductions import prod as prod
+from jax_core._src.numpy.creation import promote_types as promote_types
+from jax_core._src.numpy.reductions import ptp as ptp
+from jax_core._src.numpy.indexing_funcs import put as put
+from jax_core._src.numpy.indexing_funcs import put_along_axis as put_along_axis
+from jax_core._src.numpy.statistics import quantile as quantile
+from jax_core._src.numpy.math import rad2deg as rad2deg
+from jax_core._src.numpy.math import radians as radians
+from jax_core._src.numpy.shape import ravel as ravel
+from jax_core._src.numpy.indexing_funcs import ravel_multi_index as ravel_multi_index
 from jax_core._src.numpy.ufuncs import real as real
 from jax_core._src.numpy.ufuncs import reciprocal as reciprocal
 from jax_core._src.numpy.ufuncs import remainder as remainder
+from jax_core._src.numpy.manipulation import repeat as repeat
+from jax_core._src.numpy.shape import reshape as reshape
+from jax_core._src.numpy.manipulation import resize as resize
+from jax_core._src.numpy.creation import result_type as result_type
 from jax_core._src.numpy.ufuncs import right_shift as right_shift
+from jax_core._src.numpy.math import rint as rint
+from jax_core._src.numpy.manipulation import roll as roll
+from jax_core._src.numpy.manipulation import rollaxis as rollaxis
+from jax_core._src.numpy.numeric import roots as roots
+from jax_core._src.numpy.manipulation import rot90 as rot90
+from jax_core._src.numpy.math import round as round
+from jax_core._src.numpy.misc import save as save
+from jax_core._src.numpy.misc import savez as savez
+from jax_core._src.numpy.sorting import searchsorted as searchsorted
+from jax_core._src.numpy.indexing_funcs import select as select
+from jax_core._src.numpy.misc import set_printoptions as set_printoptions
+from jax_core._src.numpy.setops import setdiff1d as setdiff1d
+from jax_core._src.numpy.setops import setxor1d as setxor1d
+from jax_core._src.numpy.shape import shape as shape
 from jax_core._src.numpy.ufuncs import sign as sign
+from jax_core._src.numpy.math import signbit as signbit
+from jax_core._src.numpy.scalar_types import signedinteger as signedinteger
 from jax_core._src.numpy.ufuncs import sin as sin
+from jax_core._src.numpy.math import sinc as sinc
+from jax_core._src.numpy.scalar_types import single as single
 from jax_core._src.numpy.ufuncs import sinh as sinh
+from jax_core._src.numpy.shape import size as size
+from jax_core._src.numpy.sorting import sort as sort
+from jax_core._src.numpy.sorting import sort_complex as sort_complex
+from jax_core._src.numpy.math import spacing as spacing
+from jax_core._src.numpy.manipulation import split as split
 from jax_core._src.numpy.ufuncs import sqrt as sqrt
 from jax_core._src.numpy.ufuncs import square as square
+from jax_core._src.numpy.shape import squeeze as squeeze
+from jax_core._src.numpy.shape import stack as stack
+from jax_core._src.numpy.reductions import std as std
 from jax_core._src.numpy.ufuncs import subtract as subtract
+from jax_core._src.numpy.reductions import sum as sum
+from jax_core._src.numpy.shape import swapaxes as swapaxes
+from jax_core._src.numpy.indexing_funcs import take as take
+from jax_core._src.numpy.indexing_funcs import take_along_axis as take_along_axis
 from jax_core._src.numpy.ufuncs import tan as tan
 from jax_core._src.numpy.ufuncs import tanh as tanh
+from jax_core._src.numpy.products import tensordot as tensordot
+from jax_core._src.numpy.manipulation import tile as tile
+from jax_core._src.numpy.sorting import top_k as top_k
+from jax_core._src.numpy.indexing_funcs import trace as trace
+from jax_core._src.numpy.shape import transpose as transpose
+from jax_core._src.numpy.numeric import trapezoid as trapezoid
+from jax_core._src.numpy.indexing_funcs import tri as tri
+from jax_core._src.numpy.indexing_funcs import tril as tril
+from jax_core._src.numpy.indexing_funcs import tril_indices as tril_indices
+from jax_core._src.numpy.indexing_funcs import tril_indices_from as tril_indices_from
+from jax_core._src.numpy.manipulation import trim_zeros as trim_zeros
+from jax_core._src.numpy.indexing_funcs import triu as triu
+from jax_core._src.numpy.indexing_funcs import triu_indices as triu_indices
+from jax_core._src.numpy.indexing_funcs import triu_indices_from as triu_indices_from
 from jax_core._src.numpy.ufuncs import true_divide as true_divide
-from jax_core._src.numpy.where import where as where
-from jax_core._src.dtypes import bfloat16 as bfloat16
+from jax_core._src.numpy.math import trunc as trunc
+from jax_core._src.numpy.functional import ufunc as ufunc
+from jax_core._src.numpy.scalar_types import uint as uint
+from jax_core._src.numpy.scalar_types import uint1 as uint1
+from jax_core._src.numpy.scalar_types import uint16 as uint16
+from jax_core._src.numpy.scalar_types import uint2 as uint2
+from jax_core._src.numpy.scalar_types import uint32 as uint32
+from jax_core._src.numpy.scalar_types import uint4 as uint4
+from jax_core._src.numpy.scalar_types import uint64 as uint64
+from jax_core._src.numpy.scalar_types import uint8 as uint8
+from jax_core._src.numpy.setops import union1d as union1d
+from jax_core._src.numpy.setops import unique as unique
+from jax_core._src.numpy.setops import unique_all as unique_all
+from jax_core._src.numpy.setops import unique_counts as unique_counts
+from jax_core._src.numpy.setops import unique_inverse as unique_inverse
+from jax_core._src.numpy.setops import unique_values as unique_values
+from jax_core._src.numpy.misc import unpackbits as unpackbits
+from jax_core._src.numpy.indexing_funcs import unravel_index as unravel_index
+from jax_core._src.numpy.scalar_types import unsignedinteger as unsignedinteger
+from jax_core._src.numpy.manipulation import unstack as unstack
+from jax_core._src.numpy.numeric import unwrap as unwrap
+from jax_core._src.numpy.numeric import vander as vander
+from jax_core._src.numpy.reductions import var as var
+from jax_core._src.numpy.products import vdot as vdot
+from jax_core._src.numpy.products import vecdot as vecdot
+from jax_core._src.numpy.products import vecmat as vecmat
+from jax_core._src.numpy.functional import vectorize as vectorize
+from jax_core._src.numpy.manipulation import vsplit as vsplit
+from jax_core._src.numpy.manipulation import vstack as vstack
+from jax_core._src.numpy.indexing_funcs import where as where
+from jax_core._src.numpy.creation import zeros as zeros
+from jax_core._src.numpy.creation import zeros_like as zeros_like
+from jax_core.numpy import fft as fft
+from jax_core.numpy import linalg as linalg
 
 ndarray: _TypeAlias = _Array
 """The array type, ``jax_core.Array`` (``isinstance(x, jnp.ndarray)`` tests for one)."""
 
-bool_: _TypeAlias = _np.bool_
-"""The boolean scalar type (``numpy.bool_``); usable wherever a dtype is expected."""
-int8: _TypeAlias = _np.int8
-"""The 8-bit signed integer scalar type (``numpy.int8``)."""
-int16: _TypeAlias = _np.int16
-"""The 16-bit signed integer scalar type (``numpy.int16``)."""
-int32: _TypeAlias = _np.int32
-"""The 32-bit signed integer scalar type (``numpy.int32``)."""
-int64: _TypeAlias = _np.int64
-"""The 64-bit signed integer scalar type (``numpy.int64``; int32 arrays unless x64 is enabled)."""
-uint8: _TypeAlias = _np.uint8
-"""The 8-bit unsigned integer scalar type (``numpy.uint8``)."""
-uint16: _TypeAlias = _np.uint16
-"""The 16-bit unsigned integer scalar type (``numpy.uint16``)."""
-uint32: _TypeAlias = _np.uint32
-"""The 32-bit unsigned integer scalar type (``numpy.uint32``)."""
-uint64: _TypeAlias = _np.uint64
-"""The 64-bit unsigned integer scalar type (``numpy.uint64``; uint32 arrays unless x64 is enabled)."""
-float16: _TypeAlias = _np.float16
-"""The IEEE half-precision float scalar type (``numpy.float16``)."""
-float32: _TypeAlias = _np.float32
-"""The IEEE single-precision float scalar type (``numpy.float32``)."""
-float64: _TypeAlias = _np.float64
-"""The IEEE double-precision float scalar type (``numpy.float64``; float32 arrays unless x64 is enabled)."""
-complex64: _TypeAlias = _np.complex64
-"""The complex scalar type with float32 parts (``numpy.complex64``)."""
-complex128: _TypeAlias = _np.complex128
-"""The complex scalar type with float64 parts (``numpy.complex128``; complex64 arrays unless x64 is enabled)."""
 pi: float = _np.pi
 """The constant pi."""
 e: float = _np.e
 """Euler's number, the base of the natural logarithm."""
+euler_gamma: float = _np.euler_gamma
+"""The Euler-Mascheroni constant."""
 inf: float = _np.inf
 """Positive infinity."""
 nan: float = _np.nan
 """Not a number."""
+bool = bool_  # noqa: A001
+"""The boolean scalar type, ``jnp.bool`` (the same object as ``jnp.bool_``)."""
+
 newaxis: None = None
 """An alias for ``None``: indexing with it inserts a size-1 dimension (``x[:, jnp.newaxis]``)."""

@@ -76,11 +76,11 @@ def naryop_abstract_eval(name: str, accepts: DTypeRule, result_dtype: np.dtype[A
     """Abstract evaluation of an elementwise n-ary op: equal shapes and dtypes, as lax requires."""
 
     def rule(*avals: ShapedArray, **params: Any) -> ShapedArray:
-        for a in avals:
+        for i, a in enumerate(avals):
             if not accepts(a.dtype):
                 raise TypeError(
-                    f"{name} does not accept dtype {a.dtype.name}. Accepted dtypes are subtypes of "
-                    f"{DTYPE_CLASS_NAMES.get(accepts, 'the supported types')}."
+                    f"{name} does not accept dtype {a.dtype.name} at position {i}. Accepted dtypes at position {i} are "
+                    f"subtypes of {DTYPE_CLASS_NAMES.get(accepts, 'the supported types')}."
                 )
         first = avals[0]
         if any(a.dtype != first.dtype for a in avals[1:]):

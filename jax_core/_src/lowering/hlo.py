@@ -14,8 +14,13 @@ from jax_core._src.lowering.ir_types import aval_to_ir_type, dtype_to_ir_type
 
 _BITCAST_AS_UINT = {
     np.dtype(ml_dtypes.bfloat16): np.dtype(np.uint16),
-    np.dtype(ml_dtypes.float8_e4m3fn): np.dtype(np.uint8),
-    np.dtype(ml_dtypes.float8_e5m2): np.dtype(np.uint8),
+    **{
+        np.dtype(getattr(ml_dtypes, name)): np.dtype(np.uint8)
+        for name in (
+            "float8_e4m3fn", "float8_e5m2", "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fnuz",
+            "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn",
+        )
+    },
 }
 
 

@@ -44,7 +44,23 @@ def _float_types() -> dict[np.dtype[Any], Callable[[], ir.Type]]:
         np.dtype(ml_dtypes.bfloat16): ir.BF16Type.get,
         np.dtype(ml_dtypes.float8_e4m3fn): ir.Float8E4M3FNType.get,
         np.dtype(ml_dtypes.float8_e5m2): ir.Float8E5M2Type.get,
+        np.dtype(ml_dtypes.float8_e3m4): ir.Float8E3M4Type.get,
+        np.dtype(ml_dtypes.float8_e4m3): ir.Float8E4M3Type.get,
+        np.dtype(ml_dtypes.float8_e4m3b11fnuz): ir.Float8E4M3B11FNUZType.get,
+        np.dtype(ml_dtypes.float8_e4m3fnuz): ir.Float8E4M3FNUZType.get,
+        np.dtype(ml_dtypes.float8_e5m2fnuz): ir.Float8E5M2FNUZType.get,
+        np.dtype(ml_dtypes.float8_e8m0fnu): ir.Float8E8M0FNUType.get,
+        np.dtype(ml_dtypes.float6_e2m3fn): ir.Float6E2M3FNType.get,
+        np.dtype(ml_dtypes.float6_e3m2fn): ir.Float6E3M2FNType.get,
+        np.dtype(ml_dtypes.float4_e2m1fn): ir.Float4E2M1FNType.get,
     }
+
+
+_SUB_BYTE_INTS: dict[np.dtype[Any], tuple[int, bool]] = {
+    np.dtype(t): (bits, signed)
+    for name, bits, signed in (("int1", 1, True), ("int2", 2, True), ("int4", 4, True), ("uint1", 1, False), ("uint2", 2, False), ("uint4", 4, False))
+    if (t := getattr(ml_dtypes, name, None)) is not None
+}
 
 
 def dtype_to_ir_type(dtype: np.dtype[Any]) -> ir.Type:
@@ -55,10 +71,10 @@ def dtype_to_ir_type(dtype: np.dtype[Any]) -> ir.Type:
         return ir.IntegerType.get_signless(dtype.itemsize * 8)
     if dtype.kind == "u":
         return ir.IntegerType.get_unsigned(dtype.itemsize * 8)
-    if dtype in (np.dtype(ml_dtypes.int4),):
-        return ir.IntegerType.get_signless(4)
-    if dtype in (np.dtype(ml_dtypes.uint4),):
-        return ir.IntegerType.get_unsigned(4)
+    sub_byte = _SUB_BYTE_INTS.get(dtype)
+    if sub_byte is not None:
+        bits, signed = sub_byte
+        return ir.IntegerType.get_signless(bits) if signed else ir.IntegerType.get_unsigned(bits)
     if dtype.kind == "c":
         part = np.dtype(np.float32) if dtype == np.complex64 else np.dtype(np.float64)
         return ir.ComplexType.get(dtype_to_ir_type(part))

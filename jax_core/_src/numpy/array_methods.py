@@ -13,7 +13,7 @@ import numpy as np
 
 from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
-from jax_core._src.numpy import creation, indexing, reductions, shape, ufuncs
+from jax_core._src.numpy import creation, indexing, products, reductions, shape, ufuncs
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.typing import ArrayLike, DTypeLike
 
@@ -90,8 +90,8 @@ METHODS: dict[str, Any] = {
     "__rmod__": _defer(ufuncs.remainder, reflected=True),
     "__pow__": _defer(ufuncs.power),
     "__rpow__": _defer(ufuncs.power, reflected=True),
-    "__matmul__": _defer(reductions.matmul),
-    "__rmatmul__": _defer(reductions.matmul, reflected=True),
+    "__matmul__": _defer(products.matmul),
+    "__rmatmul__": _defer(products.matmul, reflected=True),
     "__and__": _defer(ufuncs.bitwise_and),
     "__rand__": _defer(ufuncs.bitwise_and, reflected=True),
     "__or__": _defer(ufuncs.bitwise_or),
@@ -128,7 +128,7 @@ METHODS: dict[str, Any] = {
     "all": reductions.all,
     "argmax": reductions.argmax,
     "argmin": reductions.argmin,
-    "dot": reductions.dot,
+    "dot": products.dot,
     "conj": ufuncs.conjugate,
     "conjugate": ufuncs.conjugate,
     "real": property(ufuncs.real, doc="The real part."),

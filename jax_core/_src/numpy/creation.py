@@ -173,3 +173,212 @@ def promote_types(a: DTypeLike, b: DTypeLike) -> np.dtype[Any]:
 def result_type(*args: Any) -> np.dtype[Any]:
     """The dtype ``args`` (arrays, scalars, dtypes) promote to, honoring weak types and x64 mode."""
     return dtypes.result_type(*args)
+
+
+# -- ranges -------------------------------------------------------------------------------
+
+
+def _concrete_int(name: str, v: Any) -> int:
+    if isinstance(v, Tracer):
+        v.concretization_error(f"The error arose for the '{name}' argument.")
+    return int(v)
+
+
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+) -> Any:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (``(values, step)`` with ``retstep``)."""
+    from jax_core._src.numpy import shape as jshape
+
+    num = _concrete_int("num", num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    check_arraylike("linspace", start, stop)
+    explicit = user_dtype(dtype, "linspace")
+    dt = explicit if explicit is not None else dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
+    cdt = dtypes.to_inexact_dtype(dt)
+    s = lax.convert_element_type(start, cdt)
+    e = lax.convert_element_type(stop, cdt)
+    bshape = list(jshape.broadcast_shapes(s.shape, e.shape))
+    s = jshape.broadcast_to(s, tuple(bshape))
+    e = jshape.broadcast_to(e, tuple(bshape))
+    ax = len(bshape) + axis + 1 if axis < 0 else axis
+    bshape.insert(ax, 1)
+    div = (num - 1) if endpoint else num
+    delta: Array
+    if num > 1:
+        delta = lax.div(lax.sub(e, s), np.asarray(div, cdt))
+        ishape = [1] * len(bshape)
+        ishape[ax] = div
+        real = dtypes.finfo(cdt).dtype
+        it = shape_ops.reshape(shape_ops.iota(real, div), tuple(ishape))
+        step = lax.convert_element_type(lax.div(it, np.asarray(div, real)), cdt)
+        sb = jshape.reshape(s, tuple(bshape))
+        eb = jshape.reshape(e, tuple(bshape))
+        tgt = jshape.broadcast_shapes(sb.shape, step.shape)
+        sb, eb2, stepb, itb = (jshape.broadcast_to(v, tgt) for v in (sb, eb, step, lax.convert_element_type(it, cdt)))
+        out = lax.add(lax.mul(sb, lax.sub(np.ones((), cdt), stepb)), lax.mul(lax.div(eb2, np.asarray(div, cdt)), itb))
+        if endpoint:
+            out = jshape.concatenate([out, shape_ops.expand_dims(e, (ax,))], ax)
+    elif num == 1:
+        delta = asarray(np.nan if endpoint else 0.0, cdt) if endpoint else lax.sub(e, s)
+        out = jshape.reshape(s, tuple(bshape))
+    else:
+        bshape[ax] = 0
+        delta = asarray(np.nan, cdt)
+        out = zeros(tuple(bshape), cdt)
+    if dtypes.issubdtype(dt, np.integer) and not dtypes.issubdtype(out.dtype, np.integer):
+        out = lax.floor(out)
+    result = lax.convert_element_type(out, dt)
+    return (result, delta) if retstep else result
+
+
+def logspace(
+    start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0, dtype: DTypeLike | None = None, axis: int = 0
+) -> Array:
+    """``base ** linspace(start, stop, num)``."""
+    from jax_core._src.numpy.ufuncs import power
+
+    explicit = user_dtype(dtype, "logspace")
+    dt = explicit if explicit is not None else dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
+    cdt = dtypes.to_inexact_dtype(dt)
+    lin = linspace(lax.convert_element_type(start, cdt), lax.convert_element_type(stop, cdt), num, endpoint=endpoint, axis=axis)
+    return lax.convert_element_type(power(lax.convert_element_type(base, cdt), lin), dt)
+
+
+def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, dtype: DTypeLike | None = None, axis: int = 0) -> Array:
+    """``num`` values from ``start`` to ``stop`` spaced evenly on a log scale (signs kept)."""
+    from jax_core._src.numpy import math as jmath
+    from jax_core._src.numpy import shape as jshape
+    from jax_core._src.numpy.ufuncs import sign
+
+    explicit = user_dtype(dtype, "geomspace")
+    dt = explicit if explicit is not None else dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
+    cdt = dtypes.to_inexact_dtype(dt)
+    s = lax.convert_element_type(start, cdt)
+    e = lax.convert_element_type(stop, cdt)
+    sgn = sign(s)
+    s = lax.mul(s, sgn)
+    e = lax.mul(e, sgn)
+    out = logspace(jmath.log10(s), jmath.log10(e), num, endpoint=endpoint, base=10.0, dtype=cdt, axis=axis)
+    ax = axis if axis >= 0 else out.ndim + axis
+    sg = shape_ops.expand_dims(sgn, (ax,)) if sgn.ndim < out.ndim else sgn
+    target = jshape.broadcast_shapes(out.shape, sg.shape)
+    out = lax.mul(jshape.broadcast_to(out, target), jshape.broadcast_to(sg, target))
+    return lax.convert_element_type(out, dt)
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
+    """An ``N x M`` array with ones on the ``k``-th diagonal."""
+    n = _concrete_int("N", N)
+    m = n if M is None else _concrete_int("M", M)
+    if n < 0 or m < 0:
+        raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
+    dt = user_dtype(dtype, "eye") or dtypes.default_float_dtype()
+    k = int(k)
+    rows = shape_ops.broadcasted_iota(np.int32, (n, m), 0)
+    cols = shape_ops.broadcasted_iota(np.int32, (n, m), 1)
+    return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(k)), cols), dt)
+
+
+def identity(n: int, dtype: DTypeLike | None = None) -> Array:
+    """The ``n x n`` identity matrix."""
+    return eye(n, dtype=dtype)
+
+
+def empty_like(prototype: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
+    """An array shaped like ``prototype``; JAX arrays are initialized, so this is ``zeros_like``."""
+    return zeros_like(prototype, dtype, shape)
+
+
+def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list[Array]:
+    """Coordinate grids from 1-D coordinate vectors (``indexing`` ``"xy"`` or ``"ij"``)."""
+    from jax_core._src.numpy import shape as jshape
+
+    check_arraylike("meshgrid", *xi)
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
+    args = [ensure_array(x) for x in xi]
+    for a in args:
+        if a.ndim != 1:
+            raise ValueError(f"Arguments to jax.numpy.meshgrid must be 1D, got shape {a.shape}")
+    shape = [a.shape[0] for a in args]
+    if indexing == "xy" and len(args) >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out: list[Array] = []
+    for i, a in enumerate(args):
+        pos = i
+        if indexing == "xy" and len(args) >= 2 and i < 2:
+            pos = 1 - i
+        s = [1] * len(args)
+        s[pos] = a.shape[0]
+        r = jshape.reshape(a, tuple(s))
+        out.append(r if sparse else jshape.broadcast_to(r, tuple(shape)))
+    return out
+
+
+def fromfunction(function: Any, shape: Any, *, dtype: DTypeLike = float, **kwargs: Any) -> Any:
+    """``function`` applied to index grids of ``shape`` (as ``numpy.fromfunction``)."""
+    from jax_core._src.numpy.indexing_funcs import indices
+
+    grids = indices(shape, dtype=dtype)
+    return function(*[grids[i] for i in range(len(shape))], **kwargs)
+
+
+def frombuffer(buffer: bytes | Any, dtype: DTypeLike = float, count: int = -1, offset: int = 0) -> Array:
+    """A 1-D array from the bytes of ``buffer``."""
+    return asarray(np.frombuffer(buffer, dtype=np.dtype(dtype), count=count, offset=offset))
+
+
+def fromstring(string: str, dtype: DTypeLike = float, count: int = -1, *, sep: str) -> Array:
+    """A 1-D array from numbers in a text string separated by ``sep``."""
+    return asarray(np.fromstring(string, dtype=np.dtype(dtype), count=count, sep=sep))
+
+
+def fromiter(*args: Any, **kwargs: Any) -> Array:
+    """Not supported, as in JAX: iterators are impure; use ``jnp.array(list(it))``."""
+    raise NotImplementedError(
+        "jnp.fromiter() is not implemented because it may be non-pure and thus unsafe for use "
+        "with JIT and other JAX transformations. Consider using jnp.asarray(np.fromiter(...)) "
+        "instead, although care should be taken if np.fromiter is used within a jax transformations "
+        "because of its potential side-effect of consuming the iterable object; for more information see "
+        "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions"
+    )
+
+
+def fromfile(*args: Any, **kwargs: Any) -> Array:
+    """Not supported, as in JAX: file reads are impure; use ``jnp.asarray(np.fromfile(...))``."""
+    raise NotImplementedError(
+        "jnp.fromfile() is not implemented because it may be non-pure and thus unsafe for use "
+        "with JIT and other JAX transformations. Consider using jnp.asarray(np.fromfile(...)) "
+        "instead, although care should be taken if np.fromfile is used within jax transformations "
+        "because of its potential side-effect of consuming the file object; for more information see "
+        "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions"
+    )
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    """An array from an object implementing the DLPack protocol (copied through NumPy)."""
+    return asarray(np.from_dlpack(x))
+
+
+def copy(a: ArrayLike, order: str | None = None) -> Array:
+    """A copy of ``a``."""
+    check_arraylike("copy", a)
+    return array(a, copy=True)
+
+
+def astype(x: ArrayLike, dtype: DTypeLike | None, /, *, copy: bool = False, device: Any = None) -> Array:
+    """``x`` converted to ``dtype`` (array API ``astype``)."""
+    check_arraylike("astype", x)
+    if dtype is None:
+        dtype = dtypes.default_float_dtype()
+    dt = user_dtype(dtype, "astype")
+    assert dt is not None
+    return lax.convert_element_type(x, dt)

@@ -1,4 +1,5 @@
-"""Reductions (sum, prod, max, min, mean, any, all, argmax, argmin) and products (dot, matmul)."""
+"""Reductions: sum, prod, max, min, any, all, mean, var, std, ptp, count_nonzero, the
+``nan*`` variants and cumulative sums and products, with ``where=``/``initial=`` as JAX."""
 
 from __future__ import annotations
 
@@ -10,164 +11,518 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.basearray import Array
+from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import api as lax
-from jax_core._src.lax import dot as lax_dot
 from jax_core._src.lax import reductions as lax_red
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axes, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes, user_dtype
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 Axis: TypeAlias = int | Sequence[int] | None
 """What ``axis`` parameters accept: one axis, several, or ``None`` for all of them."""
 
+ReduceOp: TypeAlias = Callable[[ArrayLike, Sequence[int]], Array]
 
-def _reduce(
-    name: str,
-    a: ArrayLike,
-    axis: Axis,
-    keepdims: bool,
-    op: Callable[[ArrayLike, tuple[int, ...]], Array],
-    dtype: np.dtype[Any] | None = None,
-    *,
-    empty_identity: bool = True,
-) -> Array:
-    check_arraylike(name, a)
-    arr = ensure_array(a)
-    axes = canonicalize_axes(axis, arr.ndim)
-    if not empty_identity and builtins.any(arr.shape[i] == 0 for i in axes):
-        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-    if dtype is not None and dtype != arr.dtype:
-        arr = lax.convert_element_type(arr, dtype)
-    out = op(arr, axes) if axes else arr
-    if keepdims:
-        out = jshape.reshape(out, tuple(1 if i in axes else d for i, d in enumerate(arr.shape)))
+
+def _axes(a: Array, axis: Axis, name: str) -> tuple[int, ...]:
+    if isinstance(axis, Tracer):
+        axis.concretization_error(f"axis argument to jnp.{name}().")
+    if axis is None:
+        return tuple(range(a.ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = tuple(canonicalize_axis(int(x), a.ndim) for x in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"duplicate value in 'axis': {axis}")
     return out
 
 
-def _sum_dtype(a: ArrayLike, dtype: DTypeLike | None, name: str) -> np.dtype[Any] | None:
+def _no_out(name: str, out: object) -> None:
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+
+
+def _promote_integer(dt: np.dtype[Any]) -> np.dtype[Any]:
+    if dt == np.bool_:
+        return dtypes.default_int_dtype()
+    if dtypes.issubdtype(dt, np.unsignedinteger) and dt.itemsize < dtypes.default_uint_dtype().itemsize:
+        return dtypes.default_uint_dtype()
+    if dtypes.issubdtype(dt, np.signedinteger) and dt.itemsize < dtypes.default_int_dtype().itemsize:
+        return dtypes.default_int_dtype()
+    return dt
+
+
+def _identity(op: str, dt: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    if op == "sum" or op == "or" or op == "xor":
+        return np.zeros((), dt)
+    if op == "prod":
+        return np.ones((), dt)
+    if op == "and":
+        return np.ones((), dt) if dt == np.bool_ else np.full((), -1).astype(dt)
+    if op == "max":
+        return lax_red.max_identity(dt)
+    return lax_red.min_identity(dt)
+
+
+_OPS: dict[str, ReduceOp] = {
+    "sum": lax_red.reduce_sum,
+    "prod": lax_red.reduce_prod,
+    "max": lax_red.reduce_max,
+    "min": lax_red.reduce_min,
+    "and": lax_red.reduce_and,
+    "or": lax_red.reduce_or,
+    "xor": lax_red.reduce_xor,
+}
+_COMBINE: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
+    "sum": lax.add,
+    "prod": lax.mul,
+    "max": lax.max,
+    "min": lax.min,
+    "and": lax.bitwise_and,
+    "or": lax.bitwise_or,
+    "xor": lax.bitwise_xor,
+}
+_BOOL_OP = {"sum": "or", "prod": "and", "max": "or", "min": "and"}
+
+
+def _reduction(
+    name: str,
+    op: str,
+    a: ArrayLike,
+    axis: Axis,
+    dtype: DTypeLike | None,
+    out: None,
+    keepdims: bool,
+    initial: ArrayLike | None,
+    where: ArrayLike | None,
+    *,
+    has_identity: bool = True,
+    promote_integers: bool = False,
+    preproc: Callable[[Array], Array] | None = None,
+) -> Array:
+    _no_out(name, out)
     check_arraylike(name, a)
+    x = ensure_array(a)
+    if preproc is not None:
+        x = preproc(x)
+    axes = _axes(x, axis, name)
+    if initial is None and not has_identity:
+        if where is not None:
+            raise ValueError(f"reduction operation {name} does not have an identity, so to use a where mask one has to specify 'initial'")
+        if builtins.any(x.shape[d] == 0 for d in axes):
+            raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+    explicit = user_dtype(dtype, name)
+    result_dtype = explicit if explicit is not None else (_promote_integer(x.dtype) if promote_integers else x.dtype)
+    compute = result_dtype
+    if compute in (np.dtype(np.float16), dtypes.dtype(dtypes.bfloat16)) and op in ("sum", "prod"):
+        compute = np.dtype(np.float32)
+    if x.dtype != compute:
+        x = lax.convert_element_type(x, compute)
+    if compute == np.bool_:
+        op = _BOOL_OP.get(op, op)
+    ident = _identity(op, compute)
+    if where is not None:
+        check_arraylike(name, where)
+        w = jshape.broadcast_to(lax.as_bool(where), x.shape)
+        x = lax.select(w, x, jshape.broadcast_to(ident, x.shape))
+    result = _OPS[op](x, axes) if axes else x
+    if initial is not None:
+        init = lax.convert_element_type(initial, compute)
+        if init.shape != ():
+            raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
+        result = _COMBINE[op](jshape.broadcast_to(init, result.shape), result)
+    if keepdims:
+        result = jshape.reshape(result, tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
+    return lax.convert_element_type(result, result_dtype) if result.dtype != result_dtype else result
+
+
+def sum(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: ArrayLike | None = None,
+    where: ArrayLike | None = None,
+    promote_integers: bool = True,
+) -> Array:
+    """Sum of elements over ``axis`` (all axes by default); small integers sum in the default int."""
+    return _reduction("sum", "sum", a, axis, dtype, out, keepdims, initial, where, promote_integers=promote_integers)
+
+
+def prod(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: ArrayLike | None = None,
+    where: ArrayLike | None = None,
+    promote_integers: bool = True,
+) -> Array:
+    """Product of elements over ``axis``."""
+    return _reduction("prod", "prod", a, axis, dtype, out, keepdims, initial, where, promote_integers=promote_integers)
+
+
+def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+    """Maximum over ``axis`` (an error for empty reductions without ``initial``)."""
+    return _reduction("max", "max", a, axis, None, out, keepdims, initial, where, has_identity=False)
+
+
+def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+    """Minimum over ``axis`` (an error for empty reductions without ``initial``)."""
+    return _reduction("min", "min", a, axis, None, out, keepdims, initial, where, has_identity=False)
+
+
+amax = max
+amin = min
+
+
+def _to_bool(x: Array) -> Array:
+    return ensure_array(lax.as_bool(x))
+
+
+def any(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+    """Whether any element over ``axis`` is true."""
+    return _reduction("any", "or", a, axis, None, out, keepdims, None, where, preproc=_to_bool)
+
+
+def all(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+    """Whether every element over ``axis`` is true."""
+    return _reduction("all", "and", a, axis, None, out, keepdims, None, where, preproc=_to_bool)
+
+
+def minmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> tuple[Array, Array]:
+    """``(min(a, axis), max(a, axis))``."""
+    return min(a, axis, out, keepdims), max(a, axis, out, keepdims)
+
+
+def _count(x: Array, axes: tuple[int, ...], where: ArrayLike | None, keepdims: bool, dt: np.dtype[Any]) -> Array:
+    if where is None:
+        n = 1
+        for i in axes:
+            n *= x.shape[i]
+        return ensure_array(np.asarray(n, dt))
+    w = jshape.broadcast_to(lax.as_bool(where), x.shape)
+    return sum(w, axis=axes, dtype=dt, keepdims=keepdims)
+
+
+def _mean_dtypes(x: Array, dtype: DTypeLike | None, name: str) -> tuple[np.dtype[Any], np.dtype[Any]]:
     explicit = user_dtype(dtype, name)
     if explicit is not None:
-        return explicit
-    dt = ensure_array(a).dtype
-    if dt == np.bool_ or (dtypes.issubdtype(dt, np.integer) and dt.itemsize < dtypes.default_int_dtype().itemsize):
-        return dtypes.default_int_dtype() if dtypes.issubdtype(dt, np.signedinteger) or dt == np.bool_ else dtypes.default_uint_dtype()
-    return None
+        out = explicit
+    elif dtypes.issubdtype(x.dtype, np.inexact):
+        out = x.dtype
+    else:
+        out = dtypes.default_float_dtype()
+    compute = np.dtype(np.float32) if out in (np.dtype(np.float16), dtypes.dtype(dtypes.bfloat16)) else out
+    if not dtypes.issubdtype(compute, np.inexact):
+        compute = dtypes.default_float_dtype()
+    return out, compute
 
 
-def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
-    """Sum of elements over ``axis`` (all axes by default)."""
-    return _reduce("sum", a, axis, keepdims, lax_red.reduce_sum, _sum_dtype(a, dtype, "sum"))
-
-
-def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
-    """Product of elements over ``axis``."""
-    return _reduce("prod", a, axis, keepdims, lax_red.reduce_prod, _sum_dtype(a, dtype, "prod"))
-
-
-def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
-    """Maximum over ``axis``."""
-    return _reduce("max", a, axis, keepdims, lax_red.reduce_max, empty_identity=False)
-
-
-def min(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
-    """Minimum over ``axis``."""
-    return _reduce("min", a, axis, keepdims, lax_red.reduce_min, empty_identity=False)
-
-
-def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
-    """Whether any element over ``axis`` is true."""
-    return _reduce("any", lax.as_bool(ensure_array(a)), axis, keepdims, lax_red.reduce_or)
-
-
-def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
-    """Whether every element over ``axis`` is true."""
-    return _reduce("all", lax.as_bool(ensure_array(a)), axis, keepdims, lax_red.reduce_and)
-
-
-def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, keepdims: bool = False) -> Array:
+def mean(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None
+) -> Array:
     """Arithmetic mean over ``axis`` (integer inputs give floats)."""
+    _no_out("mean", out)
     check_arraylike("mean", a)
-    arr = ensure_array(a)
-    axes = canonicalize_axes(axis, arr.ndim)
-    n = 1
-    for i in axes:
-        n *= arr.shape[i]
-    explicit = user_dtype(dtype, "mean")
-    out_dtype = explicit if explicit is not None else dtypes.to_inexact_dtype(arr.dtype) if not dtypes.issubdtype(arr.dtype, np.inexact) else arr.dtype
-    total = sum(arr, axis, out_dtype, keepdims)
-    return lax.div(total, lax.to_dtype(n, out_dtype, False))
+    x = ensure_array(a)
+    axes = _axes(x, axis, "mean")
+    out_dt, compute = _mean_dtypes(x, dtype, "mean")
+    total = sum(x, axes, compute, None, keepdims, None, where)
+    n = _count(x, axes, where, keepdims, compute)
+    return lax.convert_element_type(lax.div(total, jshape.broadcast_to(n, total.shape)), out_dt)
 
 
-def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | None, keepdims: bool) -> Array:
+def var(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike | None = None,
+    correction: int | float | None = None,
+) -> Array:
+    """Variance over ``axis`` (``ddof``/``correction`` delta degrees of freedom)."""
+    _no_out("var", out)
+    check_arraylike("var", a)
+    if correction is None:
+        correction = ddof
+    elif ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    x = ensure_array(a)
+    axes = _axes(x, axis, "var")
+    out_dt, compute = _var_dtypes(x, dtype)
+    xc = lax.convert_element_type(x, compute)
+    centered = lax.sub(xc, jshape.broadcast_to(mean(xc, axes, keepdims=True, where=where), xc.shape))
+    if dtypes.issubdtype(compute, np.complexfloating):
+        sq = lax.real(lax.mul(centered, lax.conj(centered)))
+    else:
+        sq = lax.mul(centered, centered)
+    real_dt = sq.dtype
+    total = sum(sq, axes, None, None, keepdims, None, where)
+    n = _count(x, axes, where, keepdims, real_dt)
+    denom = lax.sub(jshape.broadcast_to(n, total.shape), np.asarray(correction, real_dt))
+    return lax.convert_element_type(lax.div(total, denom), out_dt)
+
+
+def _var_dtypes(x: Array, dtype: DTypeLike | None) -> tuple[np.dtype[Any], np.dtype[Any]]:
+    explicit = user_dtype(dtype, "var")
+    if explicit is not None:
+        if not dtypes.issubdtype(explicit, np.inexact) and dtypes.issubdtype(x.dtype, np.complexfloating):
+            raise ValueError(
+                "jax.numpy.var does not yet support real dtype parameters when computing the variance of an array of complex values."
+            )
+        compute = explicit if dtypes.issubdtype(explicit, np.inexact) else dtypes.to_inexact_dtype(x.dtype)
+        return explicit, compute
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return dtypes.default_float_dtype(), dtypes.default_float_dtype()
+    out = x.dtype
+    if dtypes.issubdtype(out, np.complexfloating):
+        out = np.dtype(np.float64) if out == np.complex128 else np.dtype(np.float32)
+    compute = np.dtype(np.float32) if x.dtype in (np.dtype(np.float16), dtypes.dtype(dtypes.bfloat16)) else x.dtype
+    return out, compute
+
+
+def std(
+    a: ArrayLike,
+    axis: Axis = None,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike | None = None,
+    correction: int | float | None = None,
+) -> Array:
+    """Standard deviation over ``axis`` (``sqrt(var(...))``)."""
+    return lax.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+
+
+def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+    """Peak to peak: ``max - min`` over ``axis``."""
+    _no_out("ptp", out)
+    return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
+    """The number of nonzero elements over ``axis`` (default int dtype)."""
+    check_arraylike("count_nonzero", a)
+    return sum(_to_bool(ensure_array(a)), axis, dtypes.default_int_dtype(), None, keepdims)
+
+
+# -- nan-ignoring variants -----------------------------------------------------------------
+
+
+def _isnan(x: Array) -> Array:
+    return lax.ne(x, x)
+
+
+def _nan_fill(name: str, a: ArrayLike, value: Any) -> Array:
+    check_arraylike(name, a)
+    x = ensure_array(a)
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return x
+    return lax.select(_isnan(x), jshape.broadcast_to(np.asarray(value).astype(x.dtype), x.shape), x)
+
+
+def nansum(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False,
+    initial: ArrayLike | None = None, where: ArrayLike | None = None,
+) -> Array:
+    """``sum`` treating NaNs as zero."""
+    return sum(_nan_fill("nansum", a, 0), axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False,
+    initial: ArrayLike | None = None, where: ArrayLike | None = None,
+) -> Array:
+    """``prod`` treating NaNs as one."""
+    return prod(_nan_fill("nanprod", a, 1), axis, dtype, out, keepdims, initial, where)
+
+
+def _nan_extreme(name: str, reduce: Callable[..., Array], fill: float, a: ArrayLike, axis: Axis, out: None, keepdims: bool, initial: ArrayLike | None, where: ArrayLike | None) -> Array:
+    check_arraylike(name, a)
+    x = ensure_array(a)
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return reduce(x, axis, out, keepdims, initial, where)
+    res = reduce(_nan_fill(name, x, fill), axis, out, keepdims, initial, where)
+    all_nan = all(_isnan(x), axis, keepdims=keepdims, where=where) if initial is None else None
+    if all_nan is None:
+        return res
+    return lax.select(all_nan, jshape.broadcast_to(np.asarray(np.nan, res.dtype), res.shape), res)
+
+
+def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+    """``max`` ignoring NaNs (NaN where every element is NaN)."""
+    return _nan_extreme("nanmax", max, -np.inf, a, axis, out, keepdims, initial, where)
+
+
+def nanmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+    """``min`` ignoring NaNs (NaN where every element is NaN)."""
+    return _nan_extreme("nanmin", min, np.inf, a, axis, out, keepdims, initial, where)
+
+
+def _not_nan(x: Array, where: ArrayLike | None) -> Array:
+    ok = lax.bitwise_not(_isnan(x)) if dtypes.issubdtype(x.dtype, np.inexact) else jshape.broadcast_to(np.bool_(True), x.shape)
+    if where is not None:
+        ok = lax.bitwise_and(ok, jshape.broadcast_to(lax.as_bool(where), x.shape))
+    return ok
+
+
+def nanmean(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, where: ArrayLike | None = None
+) -> Array:
+    """``mean`` ignoring NaNs."""
+    _no_out("nanmean", out)
+    check_arraylike("nanmean", a)
+    x = ensure_array(a)
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return mean(x, axis, dtype, None, keepdims, where=where)
+    return mean(x, axis, dtype, None, keepdims, where=_not_nan(x, where))
+
+
+def nanvar(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False,
+    where: ArrayLike | None = None,
+) -> Array:
+    """``var`` ignoring NaNs."""
+    check_arraylike("nanvar", a)
+    x = ensure_array(a)
+    return var(x, axis, dtype, out, ddof, keepdims, where=_not_nan(x, where))
+
+
+def nanstd(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False,
+    where: ArrayLike | None = None,
+) -> Array:
+    """``std`` ignoring NaNs."""
+    return lax.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where))
+
+
+# -- argmax / argmin ---------------------------------------------------------------------------
+
+
+def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | None, out: None, keepdims: bool) -> Array:
+    _no_out(name, out)
     check_arraylike(name, a)
     arr = ensure_array(a)
     if axis is None:
-        arr = jshape.ravel(arr)
+        flat = jshape.ravel(arr)
         ax = 0
     else:
+        flat = arr
         ax = canonicalize_axis(axis, arr.ndim)
-    if arr.shape[ax] == 0:
+    if flat.shape[ax] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
-    out = op(arr, ax, dtypes.default_int_dtype())
+    res = op(flat, ax, dtypes.default_int_dtype())
     if keepdims:
-        shape = list(ensure_array(a).shape) if axis is not None else [1] * ensure_array(a).ndim
-        if axis is not None:
-            shape[ax] = 1
-        out = jshape.reshape(out, tuple(shape))
-    return out
+        shape = [1] * arr.ndim if axis is None else [1 if i == ax else d for i, d in enumerate(arr.shape)]
+        res = jshape.reshape(res, tuple(shape))
+    return res
 
 
-def argmax(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Array:
-    """Index of the maximum along ``axis`` (of the flattened array by default)."""
-    return _arg_reduce("argmax", lax_red.argmax, a, axis, keepdims)
+def argmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
+    """Index of the maximum along ``axis`` (of the flattened array by default; first NaN wins)."""
+    return _arg_reduce("argmax", lax_red.argmax, a, axis, out, keepdims)
 
 
-def argmin(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Array:
-    """Index of the minimum along ``axis`` (of the flattened array by default)."""
-    return _arg_reduce("argmin", lax_red.argmin, a, axis, keepdims)
+def argmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
+    """Index of the minimum along ``axis`` (of the flattened array by default; first NaN wins)."""
+    return _arg_reduce("argmin", lax_red.argmin, a, axis, out, keepdims)
 
 
-def _dot_general(a: Array, b: Array, contract: tuple[Sequence[int], Sequence[int]], batch: tuple[Sequence[int], Sequence[int]]) -> Array:
-    return lax_dot.dot_general(a, b, ((tuple(contract[0]), tuple(contract[1])), (tuple(batch[0]), tuple(batch[1]))), preferred_element_type=a.dtype)
+def _nanarg(name: str, op: Callable[..., Array], fill: float, a: ArrayLike, axis: int | None, out: None, keepdims: bool) -> Array:
+    check_arraylike(name, a)
+    x = ensure_array(a)
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return op(x, axis, out, keepdims)
+    nan_mask = _isnan(x)
+    res = op(_nan_fill(name, x, fill), axis, out, keepdims)
+    all_nan = all(nan_mask, axis=axis, keepdims=keepdims)
+    return lax.select(all_nan, jshape.broadcast_to(np.asarray(-1, res.dtype), res.shape), res)
 
 
-def matmul(a: ArrayLike, b: ArrayLike, /) -> Array:
-    """Matrix product with NumPy's rules for 1-D operands and batch broadcasting."""
-    check_arraylike("matmul", a, b)
-    x, y = (ensure_array(t) for t in promote_dtypes(a, b))
-    if x.ndim == 0 or y.ndim == 0:
-        raise ValueError(f"matmul: inputs must be at least 1-dimensional, got shapes {x.shape} and {y.shape}")
-    x_vec, y_vec = x.ndim == 1, y.ndim == 1
-    if x_vec:
-        x = jshape.expand_dims(x, 0)
-    if y_vec:
-        y = jshape.expand_dims(y, 1)
-    if x.shape[-1] != y.shape[-2]:
-        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[-1],)} and {(y.shape[-2],)}.")
-    batch = jshape.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    x = jshape.broadcast_to(x, batch + x.shape[-2:])
-    y = jshape.broadcast_to(y, batch + y.shape[-2:])
-    nb = len(batch)
-    out = _dot_general(x, y, ((nb + 1,), (nb,)), (tuple(range(nb)), tuple(range(nb))))
-    if x_vec:
-        out = jshape.squeeze(out, out.ndim - 2)
-    if y_vec:
-        out = jshape.squeeze(out, out.ndim - 1)
-    return out
+def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
+    """``argmax`` ignoring NaNs (-1 where every element is NaN)."""
+    return _nanarg("nanargmax", argmax, -np.inf, a, axis, out, keepdims)
 
 
-def dot(a: ArrayLike, b: ArrayLike) -> Array:
-    """Dot product with NumPy's rules (scalars multiply; N-D contracts last with second-to-last)."""
-    check_arraylike("dot", a, b)
-    x, y = (ensure_array(t) for t in promote_dtypes(a, b))
-    if x.ndim == 0 or y.ndim == 0:
-        return lax.mul(x, y)
-    if y.ndim == 1 or x.ndim == 1 and y.ndim <= 2:
-        return matmul(x, y)
-    contract_y = y.ndim - 2
-    if x.shape[-1] != y.shape[contract_y]:
-        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[-1],)} and {(y.shape[contract_y],)}.")
-    return _dot_general(x, y, ((x.ndim - 1,), (contract_y,)), ((), ()))
+def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
+    """``argmin`` ignoring NaNs (-1 where every element is NaN)."""
+    return _nanarg("nanargmin", argmin, np.inf, a, axis, out, keepdims)
 
+
+# -- cumulative ----------------------------------------------------------------------------------
+
+
+def _cumulative(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | None, dtype: DTypeLike | None, out: None, fill_nan: float | None = None) -> Array:
+    _no_out(name, out)
+    check_arraylike(name, a)
+    x = ensure_array(a)
+    if fill_nan is not None:
+        x = _nan_fill(name, x, fill_nan)
+    if axis is None:
+        x = jshape.ravel(x)
+        axis = 0
+    ax = canonicalize_axis(axis, x.ndim)
+    explicit = user_dtype(dtype, name)
+    dt = explicit if explicit is not None else _promote_integer(x.dtype)
+    if dt == np.bool_:
+        dt = dtypes.default_int_dtype()
+    x = lax.convert_element_type(x, dt) if x.dtype != dt else x
+    return op(x, ax)
+
+
+def cumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+    """Cumulative sum along ``axis`` (of the flattened array by default)."""
+    return _cumulative("cumsum", lax_red.cumsum, a, axis, dtype, out)
+
+
+def cumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+    """Cumulative product along ``axis`` (of the flattened array by default)."""
+    return _cumulative("cumprod", lax_red.cumprod, a, axis, dtype, out)
+
+
+def nancumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+    """``cumsum`` treating NaNs as zero."""
+    return _cumulative("nancumsum", lax_red.cumsum, a, axis, dtype, out, fill_nan=0)
+
+
+def nancumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+    """``cumprod`` treating NaNs as one."""
+    return _cumulative("nancumprod", lax_red.cumprod, a, axis, dtype, out, fill_nan=1)
+
+
+def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int | None, dtype: DTypeLike | None, include_initial: bool, ident: int) -> Array:
+    check_arraylike(name, x)
+    a = ensure_array(x)
+    if axis is None:
+        if a.ndim > 1:
+            raise ValueError(f"The input array has rank {a.ndim}, however axis was not set to an explicit value. The axis argument is only optional for one-dimensional arrays.")
+        axis = 0
+    if a.ndim == 0:
+        raise ValueError(f"The input must be non-scalar to take a cumulative {name.split('_')[1]}, however a scalar value or scalar array was given.")
+    ax = canonicalize_axis(axis, a.ndim)
+    res = _cumulative(name, op, a, ax, dtype, None)
+    if include_initial:
+        cfg = [(0, 0, 0)] * res.ndim
+        cfg[ax] = (1, 0, 0)
+        from jax_core._src.lax import shape_ops
+
+        res = shape_ops.pad(res, np.asarray(ident, res.dtype), cfg)
+    return res
+
+
+def cumulative_sum(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial: bool = False) -> Array:
+    """Array API cumulative sum (``include_initial`` prepends a zero)."""
+    return _cumulative_api("cumulative_sum", lax_red.cumsum, x, axis, dtype, include_initial, 0)
+
+
+def cumulative_prod(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial: bool = False) -> Array:
+    """Array API cumulative product (``include_initial`` prepends a one)."""
+    return _cumulative_api("cumulative_prod", lax_red.cumprod, x, axis, dtype, include_initial, 1)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -15,6 +15,21 @@ from jax_core._src.lax import api as lax
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 _SCALARS = (bool, int, float, complex, np.generic)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def jitted(static: Sequence[str] = ()) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Decorates a ``jax_core.numpy`` function: eager calls take the C++ jit fast path (one
+    compiled executable per signature); under a trace it is inlined. ``static`` names the
+    parameters that are Python values (axes, flags, dtypes) rather than arrays."""
+
+    def wrap(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+        from jax_core._src.transforms.jit import make_jit
+
+        return make_jit(fn, inline=True, static_argnames=tuple(static) or None)
+
+    return wrap
 
 
 def is_arraylike(x: object) -> bool:
@@ -47,6 +62,18 @@ def promote_dtypes_inexact(*args: ArrayLike) -> list[ArrayLike]:
         weak = aval.weak_type if isinstance(a, Array) else dtypes.is_weakly_typed(a)
         if not dtypes.issubdtype(aval.dtype, np.inexact):
             out.append(lax.to_dtype(a, dtypes.to_inexact_dtype(aval.dtype), weak))
+        else:
+            out.append(a)
+    return out
+
+
+def promote_dtypes_numeric(*args: ArrayLike) -> list[ArrayLike]:
+    """Like ``promote_dtypes``, then bool to the default integer dtype."""
+    out: list[ArrayLike] = []
+    for a in promote_dtypes(*args):
+        aval = get_aval(a)
+        if aval.dtype == np.bool_:
+            out.append(lax.to_dtype(a, dtypes.default_int_dtype(), aval.weak_type))
         else:
             out.append(a)
     return out

@@ -1,0 +1,113 @@
+"""``fft``: XLA's FFT over the trailing 1-3 dimensions (complex FFT/IFFT, real RFFT/IRFFT).
+
+Linear: the jvp applies the same transform to the tangent; the transposes are JAX's
+(FFT and IFFT are their own transposes, RFFT's pads and takes the real part of an FFT,
+IRFFT's is a scaled, conjugated RFFT). Batching moves the batch axis to the front.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src.basearray import Array
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters.ad_util import linear_jvp
+from jax_core._src.interpreters.batching_util import moveaxis
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering.ir_types import aval_to_ir_type
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.typing import ArrayLike
+
+
+class FftType(enum.IntEnum):
+    """The kind of transform: complex forward/inverse, real-to-complex, complex-to-real."""
+
+    FFT = 0
+    IFFT = 1
+    RFFT = 2
+    IRFFT = 3
+
+
+def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Array:
+    """The ``fft_type`` transform of the trailing ``len(fft_lengths)`` dimensions of ``x``."""
+    typ = FftType[fft_type.upper()] if isinstance(fft_type, str) else FftType(fft_type)
+    lengths = tuple(int(n) for n in fft_lengths)
+    out: Array = fft_p.bind(x, fft_type=typ, fft_lengths=lengths)
+    return out
+
+
+def _complex_of(dt: np.dtype[Any]) -> np.dtype[Any]:
+    return np.dtype(np.complex128) if dt == np.float64 else np.dtype(np.complex64)
+
+
+def _real_of(dt: np.dtype[Any]) -> np.dtype[Any]:
+    return np.dtype(np.float64) if dt == np.complex128 else np.dtype(np.float32)
+
+
+def _abstract_eval(x: ShapedArray, *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> ShapedArray:
+    k = len(fft_lengths)
+    if not 1 <= k <= 3:
+        raise ValueError(f"fft_lengths must have 1 to 3 entries, got {fft_lengths}")
+    if x.ndim < k:
+        raise ValueError(f"FFT input shape {x.shape} must have at least as many input dimensions as fft_lengths {fft_lengths}.")
+    if fft_type == FftType.RFFT:
+        if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+            raise TypeError(f"RFFT input must be float32 or float64, got {x.dtype}")
+        if x.shape[-k:] != fft_lengths:
+            raise ValueError(f"RFFT input shape {x.shape} minor dimensions must be equal to fft_lengths {fft_lengths}")
+        return ShapedArray((*x.shape[:-1], fft_lengths[-1] // 2 + 1), _complex_of(x.dtype))
+    if x.dtype not in (np.dtype(np.complex64), np.dtype(np.complex128)):
+        raise TypeError(f"{fft_type.name} input must be complex64 or complex128, got {x.dtype}")
+    if fft_type == FftType.IRFFT:
+        if x.shape[-k:-1] != fft_lengths[:-1] or x.shape[-1] != fft_lengths[-1] // 2 + 1:
+            raise ValueError(f"IRFFT input shape {x.shape} must match fft_lengths {fft_lengths} (last dimension n // 2 + 1)")
+        return ShapedArray((*x.shape[:-1], fft_lengths[-1]), _real_of(x.dtype))
+    if x.shape[-k:] != fft_lengths:
+        raise ValueError(f"FFT input shape {x.shape} minor dimensions must be equal to fft_lengths {fft_lengths}")
+    return ShapedArray(x.shape, x.dtype)
+
+
+def _lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> ir.Value[Any]:
+    out: ir.Value[Any] = hlo.fft(
+        x, hlo.FftTypeAttr.get(fft_type.name), list(fft_lengths), results=[aval_to_ir_type(ctx.avals_out[0])]
+    )
+    return out
+
+
+def _transpose(ct: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> list[Any]:
+    from jax_core._src.lax import api as lax
+    from jax_core._src.lax import shape_ops
+
+    if fft_type == FftType.RFFT:
+        n = fft_lengths[-1]
+        from jax_core._src.interpreters.staging import get_aval
+
+        aval = get_aval(ct)
+        pad = [(0, 0, 0)] * (aval.ndim - 1) + [(0, n - aval.shape[-1], 0)]
+        full = shape_ops.pad(ct, np.zeros((), aval.dtype), pad)
+        return [lax.real(fft(full, FftType.FFT, fft_lengths))]
+    if fft_type == FftType.IRFFT:
+        y = fft(ct, FftType.RFFT, fft_lengths)
+        m = y.shape[-1]
+        odd = fft_lengths[-1] % 2
+        mask = np.concatenate([np.ones(1), np.full(m - 2 + odd, 2.0), np.ones(1 - odd)])[:m].astype(y.dtype)
+        scale = np.asarray(1.0 / math.prod(fft_lengths), y.dtype)
+        return [lax.conj(lax.mul(lax.mul(y, np.broadcast_to(mask, y.shape)), scale))]
+    return [fft(ct, fft_type, fft_lengths)]
+
+
+def _batch(args: Sequence[Any], dims: Sequence[int | None], *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> tuple[Any, int]:
+    (x,), (d,) = args, dims
+    assert d is not None
+    x = moveaxis(x, d, 0)
+    return fft(x, fft_type, fft_lengths), 0
+
+
+fft_p = Primitive("fft")
+fft_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=linear_jvp(fft_p), transpose=_transpose, batch=_batch))

@@ -1,0 +1,754 @@
+"""Array manipulation: axes moves, flips, rolls, tiling, padding, splitting and joining."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.core.trace import Tracer
+from jax_core._src.lax import api as lax
+from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.numpy import shape as jshape
+from jax_core._src.numpy.util import (
+    canonicalize_axes,
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    jitted,
+    promote_dtypes,
+)
+from jax_core._src.typing import ArrayLike, ShapeLike
+
+PadMode: TypeAlias = Literal[
+    "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric", "wrap", "empty"
+]
+"""The ``mode`` names ``jnp.pad`` accepts (a callable is accepted too)."""
+
+
+def _arr(name: str, a: ArrayLike) -> Array:
+    check_arraylike(name, a)
+    return ensure_array(a)
+
+
+def slice_axis(x: Array, axis: int, start: int, stop: int, step: int = 1) -> Array:
+    lo = [0] * x.ndim
+    hi = list(x.shape)
+    st = [1] * x.ndim
+    lo[axis], hi[axis], st[axis] = start, stop, step
+    return slicing.slice(x, tuple(lo), tuple(hi), tuple(st) if step != 1 else None)
+
+
+# -- axes -------------------------------------------------------------------------------
+
+
+def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
+    """``a`` with axes ``source`` moved to positions ``destination``."""
+    x = _arr("moveaxis", a)
+    src = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
+    dst = (destination,) if isinstance(destination, (int, np.integer)) else tuple(destination)
+    if len(src) != len(dst):
+        raise ValueError("Inconsistent number of elements: {} vs {}".format(len(src), len(dst)))
+    src_c = [canonicalize_axis(int(s), x.ndim) for s in src]
+    dst_c = [canonicalize_axis(int(d), x.ndim) for d in dst]
+    perm = [i for i in range(x.ndim) if i not in src_c]
+    for d, s in sorted(zip(dst_c, src_c)):
+        perm.insert(d, s)
+    return jshape.transpose(x, perm)
+
+
+def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
+    """Rolls ``axis`` backwards until it lies before ``start`` (prefer ``moveaxis``)."""
+    x = _arr("rollaxis", a)
+    axis = canonicalize_axis(axis, x.ndim)
+    if not -x.ndim <= start <= x.ndim:
+        raise ValueError(f"start={start} must satisfy {-x.ndim}<=start<={x.ndim}")
+    start = start % (x.ndim + 1) if start < 0 else start
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return x
+    return moveaxis(x, axis, start)
+
+
+def permute_dims(a: ArrayLike, /, axes: tuple[int, ...]) -> Array:
+    """``a`` with its axes permuted (array API name of ``transpose``)."""
+    return jshape.transpose(_arr("permute_dims", a), axes)
+
+
+def matrix_transpose(x: ArrayLike, /) -> Array:
+    """Swaps the last two axes (needs ``ndim >= 2``)."""
+    a = _arr("matrix_transpose", x)
+    if a.ndim < 2:
+        raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got ndim={a.ndim}")
+    return jshape.swapaxes(a, -1, -2)
+
+
+# -- flips and rolls ----------------------------------------------------------------------
+
+
+def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
+    """``m`` with the order of elements reversed along ``axis`` (all axes by default)."""
+    x = _arr("flip", m)
+    axes = canonicalize_axes(axis, x.ndim)
+    return shape_ops.rev(x, axes) if axes else x
+
+
+def fliplr(m: ArrayLike) -> Array:
+    """Reverses axis 1."""
+    return flip(m, 1)
+
+
+def flipud(m: ArrayLike) -> Array:
+    """Reverses axis 0."""
+    return flip(m, 0)
+
+
+def _roll_static(x: Array, shift: int, axis: int) -> Array:
+    n = x.shape[axis]
+    if n == 0:
+        return x
+    shift %= n
+    if shift == 0:
+        return x
+    return jshape.concatenate([slice_axis(x, axis, n - shift, n), slice_axis(x, axis, 0, n - shift)], axis)
+
+
+def _roll_dynamic(x: Array, shift: Array, axis: int) -> Array:
+    n = x.shape[axis]
+    if n == 0:
+        return x
+    doubled = jshape.concatenate([x, x], axis)
+    s = lax.rem(lax.convert_element_type(shift, np.int32), np.int32(n))
+    s = lax.select(lax.lt(s, np.int32(0)), lax.add(s, np.int32(n)), s)
+    start = lax.sub(np.int32(n), s)
+    starts: list[Any] = [np.int32(0)] * x.ndim
+    starts[axis] = start
+    return slicing.dynamic_slice(doubled, starts, x.shape)
+
+
+def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[int] | None = None) -> Array:
+    """Elements shifted by ``shift`` along ``axis`` (of the flattened array by default), wrapping around."""
+    x = _arr("roll", a)
+    if axis is None:
+        return jshape.reshape(roll(jshape.ravel(x), shift, 0), x.shape)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    shifts: list[Any] = list(shift) if isinstance(shift, (list, tuple)) else [shift]
+    if isinstance(shift, (Array, np.ndarray)) and np.ndim(shift) > 0:
+        shifts = [shift[i] for i in range(len(shift))]
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1 and len(shifts) > 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("len(shift) must match len(axis)")
+    for s, ax in zip(shifts, axes):
+        ax_c = canonicalize_axis(int(ax), x.ndim)
+        if isinstance(s, Tracer):
+            x = _roll_dynamic(x, s, ax_c)
+        else:
+            x = _roll_static(x, int(np.asarray(s)), ax_c)
+    return x
+
+
+def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
+    """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``."""
+    x = _arr("rot90", m)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if x.ndim < 2:
+        raise ValueError(f"rot90 requires its first argument to have ndim at least two, but got first argument of shape {x.shape}, which has ndim {x.ndim}")
+    a0, a1 = canonicalize_axis(axes[0], x.ndim), canonicalize_axis(axes[1], x.ndim)
+    if a0 == a1:
+        raise ValueError("Axes must be different")
+    k = int(k) % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return flip(flip(x, a0), a1)
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return jshape.transpose(flip(x, a1), perm)
+    return flip(jshape.transpose(x, perm), a1)
+
+
+# -- tiling and repetition ----------------------------------------------------------------
+
+
+def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
+    """``A`` repeated ``reps`` times along each axis."""
+    x = _arr("tile", A)
+    r = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(v) for v in reps)
+    nd = builtins.max(len(r), x.ndim)
+    r = (1,) * (nd - len(r)) + r
+    x = jshape.reshape(x, (1,) * (nd - x.ndim) + x.shape)
+    # Broadcast to (r0, s0, r1, s1, ...) then merge each pair.
+    inter = tuple(v for pair in zip(r, x.shape) for v in pair)
+    b = shape_ops.broadcast_in_dim(x, inter, tuple(range(1, 2 * nd, 2)))
+    return jshape.reshape(b, tuple(rv * s for rv, s in zip(r, x.shape)))
+
+
+def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *, total_repeat_length: int | None = None) -> Array:
+    """Each element repeated ``repeats`` times along ``axis`` (flattened by default).
+
+    Array ``repeats`` must be concrete unless ``total_repeat_length`` gives the output size.
+    """
+    x = _arr("repeat", a)
+    check_arraylike("repeat", repeats)
+    if axis is None:
+        x = jshape.ravel(x)
+        axis = 0
+    ax = canonicalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    if jshape.ndim(repeats) == 0 and not isinstance(repeats, Tracer):
+        r = int(np.asarray(repeats))
+        if r < 0:
+            raise ValueError("repeats may not contain negative values.")
+        out_len = n * r
+        if total_repeat_length is not None and total_repeat_length != out_len:
+            reps = np.full((n,), r)
+            return _repeat_indices(x, ax, np.repeat(np.arange(n), reps), total_repeat_length)
+        shape = list(x.shape)
+        b = shape_ops.broadcast_in_dim(x, (*x.shape[: ax + 1], r, *x.shape[ax + 1 :]), tuple(i if i <= ax else i + 1 for i in range(x.ndim)))
+        shape[ax] = out_len
+        return jshape.reshape(b, tuple(shape))
+    if isinstance(repeats, Tracer):
+        if total_repeat_length is None:
+            repeats.concretization_error(
+                "jnp.repeat with a non-constant `repeats` is supported only when `total_repeat_length` is specified."
+            )
+        reps_arr = jshape.broadcast_to(repeats, (n,))
+        return _repeat_traced(x, ax, reps_arr, total_repeat_length)
+    reps_np = np.broadcast_to(np.asarray(repeats), (n,))
+    idx = np.repeat(np.arange(n), reps_np)
+    return _repeat_indices(x, ax, idx, total_repeat_length)
+
+
+def _repeat_indices(x: Array, ax: int, idx: np.ndarray[Any, Any], total: int | None) -> Array:
+    from jax_core._src.numpy.indexing_funcs import take
+
+    if total is not None:
+        idx = np.concatenate([idx, np.full((builtins.max(total - idx.size, 0),), idx[-1] if idx.size else 0)])[:total]
+    return take(x, np.asarray(idx, np.int32), axis=ax)
+
+
+def _repeat_traced(x: Array, ax: int, reps: Array, total: int | None) -> Array:
+    from jax_core._src.lax.reductions import cumsum
+    from jax_core._src.numpy.creation import zeros
+    from jax_core._src.numpy.indexing_funcs import take
+
+    assert total is not None
+    ends = cumsum(lax.convert_element_type(reps, np.int32), 0)
+    marks = zeros((total + 1,), np.int32).at[ends].add(np.int32(1), mode="drop")
+    idx = slice_axis(cumsum(marks, 0), 0, 0, total)
+    idx = lax.min(idx, np.int32(builtins.max(x.shape[ax] - 1, 0)))
+    return take(x, idx, axis=ax)
+
+
+# -- padding --------------------------------------------------------------------------------
+
+
+def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
+    pw = np.asarray(pad_width)
+    if isinstance(pad_width, Tracer):
+        pad_width.concretization_error("jnp.pad's pad_width must be concrete.")
+    if not np.issubdtype(pw.dtype, np.integer):
+        raise TypeError(f"`pad_width` must be of integral type; got {pw.dtype}.")
+    pw = np.broadcast_to(pw.reshape((-1, 2)) if pw.ndim == 2 or pw.size == 2 and pw.ndim == 1 else pw.reshape(-1, 1), (ndim, 2)) if pw.ndim <= 2 else pw
+    if pw.shape != (ndim, 2):
+        raise ValueError(f"jnp.pad: pad_width with nd={ndim} has unsupported shape {np.asarray(pad_width).shape}.")
+    out = [(int(lo), int(hi)) for lo, hi in pw]
+    if builtins.any(lo < 0 or hi < 0 for lo, hi in out):
+        raise ValueError("index can't contain negative values")
+    return out
+
+
+def pad(array: ArrayLike, pad_width: Any, mode: PadMode | Callable[..., Any] = "constant", **kwargs: Any) -> Array:
+    """``array`` padded by ``pad_width`` (per axis ``(before, after)``) using ``mode``.
+
+    Modes as ``numpy.pad``: constant (``constant_values``), edge, reflect/symmetric
+    (``reflect_type``), wrap, linear_ramp (``end_values``), maximum/minimum/mean/median
+    (``stat_length``), empty, or a callable applied to each 1-D vector.
+    """
+    x = _arr("pad", array)
+    widths = _pad_widths(pad_width, x.ndim)
+    if callable(mode):
+        return _pad_func(x, widths, mode, kwargs)
+    if mode == "constant" or mode == "empty":
+        cv = kwargs.get("constant_values", 0)
+        return _pad_constant(x, widths, cv)
+    for ax, (lo, hi) in enumerate(widths):
+        if lo == 0 and hi == 0:
+            continue
+        if x.shape[ax] == 0:
+            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
+        if mode == "edge":
+            x = _pad_edge(x, ax, lo, hi)
+        elif mode in ("reflect", "symmetric"):
+            x = _pad_reflect(x, ax, lo, hi, mode, kwargs.get("reflect_type", "even"))
+        elif mode == "wrap":
+            x = _pad_wrap(x, ax, lo, hi)
+        elif mode == "linear_ramp":
+            x = _pad_linear_ramp(x, ax, lo, hi, kwargs.get("end_values", 0))
+        elif mode in ("maximum", "minimum", "mean", "median"):
+            x = _pad_stats(x, ax, lo, hi, mode, kwargs.get("stat_length"))
+        else:
+            raise ValueError(f"Unimplemented padding mode '{mode}' for np.pad.")
+    return x
+
+
+def _pad_constant(x: Array, widths: list[tuple[int, int]], cv: Any) -> Array:
+    c = np.asarray(cv) if not isinstance(cv, Array) else cv
+    if np.ndim(c) == 0:
+        fill = lax.to_dtype(ensure_array(c) if isinstance(c, Array) else c.astype(x.dtype) if x.dtype.kind != "b" else c.astype(bool), x.dtype, False)
+        return shape_ops.pad(x, fill, [(lo, hi, 0) for lo, hi in widths])
+    cvs = np.broadcast_to(np.asarray(c), (x.ndim, 2))
+    for ax, (lo, hi) in enumerate(widths):
+        cfg = [(0, 0, 0)] * x.ndim
+        cfg[ax] = (lo, 0, 0)
+        x = shape_ops.pad(x, np.asarray(cvs[ax, 0]).astype(x.dtype), cfg)
+        cfg[ax] = (0, hi, 0)
+        x = shape_ops.pad(x, np.asarray(cvs[ax, 1]).astype(x.dtype), cfg)
+    return x
+
+
+def _repeat_edge(x: Array, ax: int, index: int, count: int) -> Array:
+    edge = slice_axis(x, ax, index, index + 1)
+    shape = list(x.shape)
+    shape[ax] = count
+    return jshape.broadcast_to(edge, tuple(shape))
+
+
+def _pad_edge(x: Array, ax: int, lo: int, hi: int) -> Array:
+    n = x.shape[ax]
+    return jshape.concatenate([_repeat_edge(x, ax, 0, lo), x, _repeat_edge(x, ax, n - 1, hi)], ax)
+
+
+def _pad_reflect(x: Array, ax: int, lo: int, hi: int, mode: str, reflect_type: str) -> Array:
+    n = x.shape[ax]
+    idx = np.arange(-lo, n + hi)
+    if mode == "reflect":
+        period = builtins.max(2 * (n - 1), 1)
+        m = np.mod(idx, period)
+        src = np.where(m >= n, period - m, m) if n > 1 else np.zeros_like(idx)
+    else:
+        period = 2 * n
+        m = np.mod(idx, period)
+        src = np.where(m >= n, period - 1 - m, m)
+    from jax_core._src.numpy.indexing_funcs import take
+
+    out = take(x, src.astype(np.int32), axis=ax)
+    if reflect_type == "odd":
+        # 2 * edge - reflected value, on the padded parts only.
+        first = _repeat_edge(x, ax, 0, lo + n + hi)
+        last = _repeat_edge(x, ax, n - 1, lo + n + hi)
+        pos = np.arange(-lo, n + hi)
+        shape = [1] * x.ndim
+        shape[ax] = pos.size
+        before = np.reshape(pos < 0, shape)
+        after = np.reshape(pos >= n, shape)
+        two = np.asarray(2, x.dtype)
+        out = lax.select(
+            jshape.broadcast_to(before, out.shape),
+            lax.sub(lax.mul(two, first), out),
+            lax.select(jshape.broadcast_to(after, out.shape), lax.sub(lax.mul(two, last), out), out),
+        )
+    return out
+
+
+def _pad_wrap(x: Array, ax: int, lo: int, hi: int) -> Array:
+    from jax_core._src.numpy.indexing_funcs import take
+
+    n = x.shape[ax]
+    return take(x, np.mod(np.arange(-lo, n + hi), n).astype(np.int32), axis=ax)
+
+
+def _pad_linear_ramp(x: Array, ax: int, lo: int, hi: int, end_values: Any) -> Array:
+    ev = np.broadcast_to(np.asarray(end_values), (x.ndim, 2)) if np.ndim(end_values) else np.full((x.ndim, 2), end_values)
+    n = x.shape[ax]
+    work = x.dtype if dtypes.issubdtype(x.dtype, np.inexact) else dtypes.default_float_dtype()
+    parts: list[Array] = []
+    for width, edge_index, end, before in ((lo, 0, ev[ax, 0], True), (hi, n - 1, ev[ax, 1], False)):
+        if width == 0:
+            parts.append(slice_axis(x, ax, 0, 0))
+            continue
+        edge = lax.convert_element_type(_repeat_edge(x, ax, edge_index, width), work)
+        # numpy.linspace(end, edge, width, endpoint=False) before; reversed after.
+        t = np.arange(width, dtype=np.float64) / width
+        t = t if before else t[::-1]
+        shape = [1] * x.ndim
+        shape[ax] = width
+        w_end = jshape.broadcast_to(np.reshape(1 - t, shape).astype(work), edge.shape)
+        w_edge = jshape.broadcast_to(np.reshape(t, shape).astype(work), edge.shape)
+        ramp = lax.add(lax.mul(w_end, np.asarray(end).astype(work)), lax.mul(w_edge, edge))
+        parts.append(_cast_round(ramp, x.dtype))
+    return jshape.concatenate([parts[0], x, parts[1]], ax)
+
+
+def _cast_round(v: Array, dt: np.dtype[Any]) -> Array:
+    if dt.kind in "iub":
+        v = lax.round(v, 1)
+    return lax.convert_element_type(v, dt)
+
+
+def _pad_stats(x: Array, ax: int, lo: int, hi: int, mode: str, stat_length: Any) -> Array:
+    from jax_core._src.numpy import reductions, statistics
+
+    n = x.shape[ax]
+    sl = np.broadcast_to(np.asarray(stat_length if stat_length is not None else n), (x.ndim, 2)) if stat_length is None or np.ndim(stat_length) else np.full((x.ndim, 2), stat_length)
+    fns: dict[str, Callable[..., Array]] = {
+        "maximum": reductions.max,
+        "minimum": reductions.min,
+        "mean": reductions.mean,
+        "median": statistics.median,
+    }
+    fn = fns[mode]
+    parts: list[Array] = []
+    for width, side in ((lo, 0), (hi, 1)):
+        length = builtins.max(1, builtins.min(int(sl[ax, side]), n))
+        chunk = slice_axis(x, ax, 0, length) if side == 0 else slice_axis(x, ax, n - length, n)
+        stat = fn(chunk, axis=ax, keepdims=True)
+        if mode in ("mean", "median"):
+            stat = _cast_round(stat, x.dtype)
+        shape = list(x.shape)
+        shape[ax] = width
+        parts.append(jshape.broadcast_to(stat, tuple(shape)))
+    return jshape.concatenate([parts[0], x, parts[1]], ax)
+
+
+def _pad_func(x: Array, widths: list[tuple[int, int]], fn: Callable[..., Any], kwargs: dict[str, Any]) -> Array:
+    out = _pad_constant(x, widths, 0)
+    for ax in range(out.ndim):
+        moved = moveaxis(out, ax, -1)
+        flat = jshape.reshape(moved, (-1, moved.shape[-1]))
+        rows: list[Array] = []
+        for i in range(flat.shape[0]):
+            r = fn(flat[i], widths[ax], ax, kwargs)
+            rows.append(ensure_array(r) if r is not None else flat[i])
+        stacked = jshape.stack(rows) if rows else flat
+        out = moveaxis(jshape.reshape(stacked, moved.shape), -1, ax)
+    return out
+
+
+# -- joining --------------------------------------------------------------------------------
+
+
+def atleast_1d(*arys: ArrayLike) -> Any:
+    """Each input with at least one dimension (a list if several are given)."""
+    out = [_atleast(a, 1, "atleast_1d") for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys: ArrayLike) -> Any:
+    """Each input with at least two dimensions (a list if several are given)."""
+    out = [_atleast(a, 2, "atleast_2d") for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*arys: ArrayLike) -> Any:
+    """Each input with at least three dimensions (a list if several are given)."""
+    out = [_atleast(a, 3, "atleast_3d") for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def _atleast(a: ArrayLike, n: int, name: str) -> Array:
+    x = _arr(name, a)
+    if x.ndim >= n:
+        return x
+    if n == 1:
+        return jshape.reshape(x, (1,))
+    if n == 2:
+        return jshape.reshape(x, (1,) * (2 - x.ndim) + x.shape)
+    if x.ndim == 0:
+        return jshape.reshape(x, (1, 1, 1))
+    if x.ndim == 1:
+        return jshape.reshape(x, (1, x.shape[0], 1))
+    return jshape.reshape(x, (*x.shape, 1))
+
+
+def _seq(name: str, tup: Sequence[ArrayLike] | ArrayLike) -> list[ArrayLike]:
+    if isinstance(tup, (Array, np.ndarray)):
+        return [tup[i] for i in range(len(tup))]
+    if not isinstance(tup, (list, tuple)):
+        raise TypeError(f"{name} requires a sequence of arrays")
+    return list(tup)
+
+
+def hstack(tup: Sequence[ArrayLike] | ArrayLike, dtype: Any = None) -> Array:
+    """Joins arrays column-wise (axis 1; axis 0 for 1-D inputs)."""
+    arrs = [_atleast(a, 1, "hstack") for a in _seq("hstack", tup)]
+    out = jshape.concatenate(arrs, 0 if arrs and arrs[0].ndim == 1 else 1)
+    return out if dtype is None else lax.convert_element_type(out, dtype)
+
+
+def vstack(tup: Sequence[ArrayLike] | ArrayLike, dtype: Any = None) -> Array:
+    """Joins arrays row-wise (axis 0, after making them at least 2-D)."""
+    out = jshape.concatenate([_atleast(a, 2, "vstack") for a in _seq("vstack", tup)], 0)
+    return out if dtype is None else lax.convert_element_type(out, dtype)
+
+
+row_stack = vstack
+
+
+def dstack(tup: Sequence[ArrayLike] | ArrayLike, dtype: Any = None) -> Array:
+    """Joins arrays along the third axis (after making them at least 3-D)."""
+    out = jshape.concatenate([_atleast(a, 3, "dstack") for a in _seq("dstack", tup)], 2)
+    return out if dtype is None else lax.convert_element_type(out, dtype)
+
+
+def column_stack(tup: Sequence[ArrayLike] | ArrayLike) -> Array:
+    """Stacks 1-D arrays as columns of a 2-D array (2-D inputs are joined as is)."""
+    arrs: list[Array] = []
+    for a in _seq("column_stack", tup):
+        x = _arr("column_stack", a)
+        arrs.append(jshape.reshape(x, (x.size, 1)) if x.ndim < 2 else x)
+    return jshape.concatenate(arrs, 1)
+
+
+def concat(arrays: Sequence[ArrayLike], /, *, axis: int | None = 0) -> Array:
+    """Array API name of ``concatenate``."""
+    return jshape.concatenate(arrays, axis)
+
+
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """The slices of ``x`` along ``axis``, as a tuple."""
+    a = _arr("unstack", x)
+    if a.ndim == 0:
+        raise ValueError("Unstack requires arrays with rank > 0, however a scalar array was passed.")
+    ax = canonicalize_axis(axis, a.ndim)
+    return tuple(shape_ops.squeeze(slice_axis(a, ax, i, i + 1), (ax,)) for i in range(a.shape[ax]))
+
+
+def block(arrays: Any) -> Array:
+    """Assembles an array from nested lists of blocks (as ``numpy.block``)."""
+
+    def depth(x: Any) -> int:
+        return 1 + depth(x[0]) if isinstance(x, list) and x else (1 if isinstance(x, list) else 0)
+
+    if isinstance(arrays, tuple):
+        raise TypeError(f"jax.numpy.block does not allow tuples, got {arrays!r}")
+    d = depth(arrays)
+
+    def rec(x: Any, level: int, result_ndim: int) -> Array:
+        if isinstance(x, list):
+            items: list[Any] = x  # pyright: ignore[reportUnknownVariableType]
+            if not items:
+                raise ValueError("Lists cannot be empty")
+            parts = [rec(e, level + 1, result_ndim) for e in items]
+            return jshape.concatenate(parts, axis=-(d - level))
+        if isinstance(x, tuple):
+            raise TypeError("jax.numpy.block does not allow tuples")
+        a = _arr("block", x)
+        return jshape.reshape(a, (1,) * (result_ndim - a.ndim) + a.shape) if a.ndim < result_ndim else a
+
+    leaves: list[Array] = []
+
+    def collect(x: Any) -> None:
+        if isinstance(x, list):
+            items: list[Any] = x  # pyright: ignore[reportUnknownVariableType]
+            for e in items:
+                collect(e)
+        else:
+            leaves.append(_arr("block", x))
+
+    collect(arrays)
+    nd = builtins.max([d] + [leaf.ndim for leaf in leaves])
+    if not isinstance(arrays, list):
+        return _arr("block", arrays)
+    return rec(arrays, 0, nd)
+
+
+def broadcast_arrays(*args: ArrayLike) -> list[Array]:
+    """The arguments broadcast to their common shape."""
+    check_arraylike("broadcast_arrays", *args)
+    shape = jshape.broadcast_shapes(*(jshape.shape(a) for a in args))
+    return [jshape.broadcast_to(a, shape) for a in args]
+
+
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
+    """``values`` appended to ``arr`` along ``axis`` (both flattened by default)."""
+    check_arraylike("append", arr, values)
+    if axis is None:
+        return jshape.concatenate([jshape.ravel(arr), jshape.ravel(values)], 0)
+    return jshape.concatenate([arr, values], axis)
+
+
+# -- splitting ------------------------------------------------------------------------------
+
+
+def _split(name: str, ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int, strict: bool) -> list[Array]:
+    x = _arr(name, ary)
+    ax = canonicalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    if isinstance(indices_or_sections, Tracer):
+        indices_or_sections.concretization_error(f"jnp.{name} requires concrete indices_or_sections")
+    ios = np.asarray(indices_or_sections)
+    if ios.ndim == 0:
+        sections = int(ios)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if strict and n % sections:
+            raise ValueError("array split does not result in an equal division")
+        q, r = builtins.divmod(n, sections)
+        sizes = [q + 1] * r + [q] * (sections - r)
+        bounds = np.cumsum([0] + sizes)
+    else:
+        bounds = np.concatenate([[0], ios.astype(np.int64), [n]])
+    out: list[Array] = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        lo_c = int(np.clip(lo if lo >= 0 else lo + n, 0, n))
+        hi_c = int(np.clip(hi if hi >= 0 else hi + n, 0, n))
+        out.append(slice_axis(x, ax, lo_c, builtins.max(lo_c, hi_c)))
+    return out
+
+
+def split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int = 0) -> list[Array]:
+    """Splits into equal sections (an error if they are not equal) or at the given indices."""
+    return _split("split", ary, indices_or_sections, axis, True)
+
+
+def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int = 0) -> list[Array]:
+    """Splits into sections that may differ in size by one, or at the given indices."""
+    return _split("array_split", ary, indices_or_sections, axis, False)
+
+
+def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
+    """``split`` along axis 1 (axis 0 for 1-D arrays)."""
+    x = _arr("hsplit", ary)
+    return _split("hsplit", x, indices_or_sections, 0 if x.ndim == 1 else 1, True)
+
+
+def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
+    """``split`` along axis 0 (needs ``ndim >= 2``)."""
+    x = _arr("vsplit", ary)
+    if x.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return _split("vsplit", x, indices_or_sections, 0, True)
+
+
+def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
+    """``split`` along axis 2 (needs ``ndim >= 3``)."""
+    x = _arr("dsplit", ary)
+    if x.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return _split("dsplit", x, indices_or_sections, 2, True)
+
+
+# -- insert / delete / resize / trim ----------------------------------------------------------
+
+
+def _concrete_indices(name: str, obj: Any, n: int) -> np.ndarray[Any, Any]:
+    if isinstance(obj, Tracer):
+        obj.concretization_error(f"jnp.{name} requires concrete indices (obj).")
+    if isinstance(obj, slice):
+        return np.arange(n)[obj]
+    return np.asarray(obj)
+
+
+def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | None = None, *, assume_unique_indices: bool = False) -> Array:
+    """``arr`` without the entries ``obj`` along ``axis`` (flattened by default); ``obj`` concrete."""
+    from jax_core._src.numpy.indexing_funcs import take
+
+    x = _arr("delete", arr)
+    if axis is None:
+        x = jshape.ravel(x)
+        axis = 0
+    ax = canonicalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    idx = _concrete_indices("delete", obj, n)
+    if idx.dtype == np.bool_:
+        if idx.shape != (n,):
+            raise ValueError(f"np.delete(arr, obj): for boolean indices, obj must be one-dimensional with length matching specified axis.")
+        keep = ~idx
+    else:
+        if not np.issubdtype(idx.dtype, np.integer) and idx.size:
+            raise ValueError("np.delete(arr, obj): obj must be integer or boolean.")
+        keep = np.ones(n, bool)
+        flat = idx.astype(np.int64).ravel()
+        if np.any((flat < -n) | (flat >= n)):
+            raise IndexError(f"index out of bounds for axis {ax} with size {n}")
+        keep[flat] = False
+    return take(x, np.nonzero(keep)[0].astype(np.int32), axis=ax)
+
+
+def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: ArrayLike, axis: int | None = None) -> Array:
+    """``values`` inserted into ``arr`` before the indices ``obj`` along ``axis`` (``obj`` concrete)."""
+    from jax_core._src.numpy.creation import array as make_array
+    from jax_core._src.numpy.indexing_funcs import take
+
+    x = _arr("insert", arr)
+    check_arraylike("insert", values)
+    if axis is None:
+        x = jshape.ravel(x)
+        axis = 0
+    ax = canonicalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    idx = _concrete_indices("insert", obj, n)
+    if idx.ndim > 1:
+        raise ValueError(f"jnp.insert(): obj must be a slice, a one-dimensional array, or a scalar; got {obj}")
+    if not np.issubdtype(idx.dtype, np.integer):
+        if idx.size == 0:
+            idx = idx.astype(np.int64)
+        else:
+            raise ValueError(f"jnp.insert(): index array must be integer typed; got {obj}")
+    vals = make_array(values, dtype=x.dtype, ndmin=x.ndim)
+    if idx.size == 1:
+        if idx.ndim == 0:
+            vals = moveaxis(vals, 0, ax)
+        idx = np.full((vals.shape[ax],), int(idx.ravel()[0]))
+    m = jshape.broadcast_shapes(idx.shape, (vals.shape[ax],))[0]
+    idx = np.broadcast_to(idx, (m,)).astype(np.int64)
+    vshape = list(x.shape)
+    vshape[ax] = m
+    v = jshape.broadcast_to(vals, tuple(vshape))
+    idx = np.clip(np.where(idx < 0, idx + n, idx), 0, n)
+    order = np.argsort(idx, kind="stable")
+    positions = np.empty(m, np.int64)
+    positions[order] = idx[order] + np.arange(m)
+    is_new = np.zeros(n + m, bool)
+    is_new[positions] = True
+    src = np.empty(n + m, np.int64)
+    src[~is_new] = np.arange(n)
+    src[positions] = n + np.arange(m)
+    return take(jshape.concatenate([x, v], ax), src.astype(np.int32), axis=ax)
+
+
+def resize(a: ArrayLike, new_shape: ShapeLike) -> Array:
+    """``a`` repeated (flattened, cyclically) to fill ``new_shape``."""
+    x = _arr("resize", a)
+    shape = (int(new_shape),) if isinstance(new_shape, (int, np.integer)) else tuple(int(s) for s in new_shape)
+    if builtins.any(s < 0 for s in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = int(np.prod(shape, dtype=np.int64))
+    flat = jshape.ravel(x)
+    if size == 0 or flat.size == 0:
+        from jax_core._src.numpy.creation import zeros
+
+        return zeros(shape, x.dtype)
+    reps = -(-size // flat.size)
+    return jshape.reshape(slice_axis(tile(flat, reps), 0, 0, size), shape)
+
+
+def trim_zeros(filt: ArrayLike, trim: str = "fb") -> Array:
+    """``filt`` (1-D, concrete) without leading (``'f'``) and/or trailing (``'b'``) zeros."""
+    x = _arr("trim_zeros", filt)
+    if x.ndim != 1:
+        raise TypeError(f"'filt' must be 1-D array, but received {x.ndim}-D array.")
+    if isinstance(x, Tracer):
+        x.concretization_error("jnp.trim_zeros needs a concrete input.")
+    nz = np.nonzero(np.asarray(x))[0]
+    if nz.size == 0:
+        return slice_axis(x, 0, 0, 0)
+    start = int(nz[0]) if "f" in trim.lower() else 0
+    stop = int(nz[-1]) + 1 if "b" in trim.lower() else x.shape[0]
+    return slice_axis(x, 0, start, stop)
+
+
+@jitted(static=("axis",))
+def _promoted_concat(arrays: Sequence[ArrayLike], axis: int) -> Array:
+    return jshape.concatenate([ensure_array(a) for a in promote_dtypes(*arrays)], axis)

@@ -1,0 +1,652 @@
+"""More elementwise math: logs, rounding, sign bits, floating-point decomposition, gcd, closeness.
+
+Each function follows ``jax.numpy``'s dtype rules (integer inputs promote to float where
+NumPy's result is inexact) and is built from lax primitives; eager calls go through the
+C++ jit fast path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.lax import api as lax
+from jax_core._src.lax.bitcast import bitcast_convert_type
+from jax_core._src.numpy import ufuncs
+from jax_core._src.numpy.util import (
+    check_arraylike,
+    ensure_array,
+    jitted,
+    promote_dtypes,
+    promote_dtypes_inexact,
+    promote_dtypes_numeric,
+)
+from jax_core._src.typing import ArrayLike
+
+_INT_FOR_BITS: dict[int, np.dtype[Any]] = {16: np.dtype(np.int16), 32: np.dtype(np.int32), 64: np.dtype(np.int64)}
+_UINT_FOR_BITS: dict[int, np.dtype[Any]] = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
+
+
+def _const(x: ArrayLike, value: Any) -> np.ndarray[Any, Any]:
+    """A scalar constant of ``x``'s dtype (a jaxpr literal under a trace)."""
+    return np.asarray(value).astype(get_aval(x).dtype)
+
+
+def _full_like(x: Array, value: Any, dtype: Any = None) -> Array:
+    from jax_core._src.numpy.creation import full
+
+    return full(x.shape, value, dtype if dtype is not None else x.dtype)
+
+
+def _is_kind(x: ArrayLike, kind: type[Any]) -> bool:
+    dt = get_aval(x).dtype
+    return dt != np.bool_ and dtypes.issubdtype(dt, kind)
+
+
+def _where(c: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
+    from jax_core._src.numpy.where import where
+
+    return where(c, x, y)
+
+
+def _inexact1(name: str, x: ArrayLike) -> Array:
+    check_arraylike(name, x)
+    return ensure_array(promote_dtypes_inexact(x)[0])
+
+
+def _inexact2(name: str, x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
+    check_arraylike(name, x, y)
+    a, b = promote_dtypes_inexact(x, y)
+    return ensure_array(a), ensure_array(b)
+
+
+def _no_complex(name: str, *xs: Array) -> None:
+    for x in xs:
+        if dtypes.issubdtype(x.dtype, np.complexfloating):
+            raise TypeError(f"{name} does not support complex-valued inputs")
+
+
+# -- logs and exponentials --------------------------------------------------------------
+
+
+@jitted()
+def log2(x: ArrayLike, /) -> Array:
+    """Elementwise base-2 logarithm (integer inputs promote to float)."""
+    a = _inexact1("log2", x)
+    return lax.div(lax.log(a), lax.log(_const(a, 2)))
+
+
+@jitted()
+def log10(x: ArrayLike, /) -> Array:
+    """Elementwise base-10 logarithm (integer inputs promote to float)."""
+    a = _inexact1("log10", x)
+    return lax.div(lax.log(a), lax.log(_const(a, 10)))
+
+
+@jitted()
+def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``log(exp(x1) + exp(x2))`` without overflow."""
+    a, b = _inexact2("logaddexp", x1, x2)
+    amax = lax.max(*_bcast(a, b))
+    delta = lax.sub(*_bcast(a, b))
+    nan_case = lax.add(*_bcast(a, b))
+    safe = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(_where(ufuncs.isfinite(delta), delta, _const(delta, 0)))))))
+    # both infinite with the same sign: delta is nan, the answer is amax.
+    out = _where(ufuncs.isfinite(delta), safe, _where(isnan(delta), nan_case, amax))
+    return _where(isnan(delta) & ~isnan(nan_case), amax, out) if not _is_kind(a, np.complexfloating) else out
+
+
+@jitted()
+def logaddexp2(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``log2(2**x1 + 2**x2)`` without overflow."""
+    a, b = _inexact2("logaddexp2", x1, x2)
+    ln2 = _const(a, np.log(2))
+    return lax.div(logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
+
+
+def _bcast(a: Array, b: Array) -> tuple[Array, Array]:
+    from jax_core._src.numpy.shape import broadcast_shapes, broadcast_to
+
+    shape = broadcast_shapes(a.shape, b.shape)
+    return broadcast_to(a, shape), broadcast_to(b, shape)
+
+
+# -- rounding ---------------------------------------------------------------------------
+
+
+@jitted()
+def rint(x: ArrayLike, /) -> Array:
+    """Rounds to the nearest integer, halves to even; integer inputs become float."""
+    check_arraylike("rint", x)
+    a = ensure_array(x)
+    if a.dtype == np.bool_ or dtypes.issubdtype(a.dtype, np.integer):
+        return lax.convert_element_type(a, dtypes.default_float_dtype())
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        return lax.complex(lax.round(lax.real(a), 1), lax.round(lax.imag(a), 1))
+    return lax.round(a, 1)
+
+
+@jitted(static=("decimals",))
+def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
+    """Rounds to ``decimals`` decimal places, halves to even (as ``numpy.round``)."""
+    check_arraylike("round", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.round is not supported.")
+    x = ensure_array(a)
+    decimals = int(decimals)
+    if x.dtype == np.bool_ or dtypes.issubdtype(x.dtype, np.integer):
+        if decimals < 0:
+            factor = _const(x, 10 ** (-decimals))
+            return lax.mul(_round_int(lax.div(x, factor), lax.rem(x, factor), factor), factor)
+        return x
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        return lax.complex(_round_float(lax.real(x), decimals), _round_float(lax.imag(x), decimals))
+    return _round_float(x, decimals)
+
+
+def _round_int(q: Array, r: Array, factor: ArrayLike) -> Array:
+    # Round half to even on the quotient of an integer division.
+    twice = lax.mul(lax.abs(r), _const(r, 2))
+    up = lax.gt(twice, factor) | (lax.eq(twice, factor) & lax.ne(lax.rem(q, _const(q, 2)), _const(q, 0)))
+    step = lax.select(lax.lt(r, _const(r, 0)), _full_like(q, -1), _full_like(q, 1))
+    return lax.select(up & lax.ne(r, _const(r, 0)), lax.add(q, step), q)
+
+
+def _round_float(x: Array, decimals: int) -> Array:
+    if decimals == 0:
+        return lax.round(x, 1)
+    dt = x.dtype
+    compute = np.dtype(np.float32) if dt in (np.float16, dtypes.dtype(dtypes.bfloat16)) else dt
+    xc = lax.convert_element_type(x, compute)
+    factor = _const(xc, 10.0**decimals)
+    out = lax.div(lax.round(lax.mul(xc, factor), 1), factor)
+    return lax.convert_element_type(out, dt)
+
+
+around = round
+
+
+@jitted()
+def trunc(x: ArrayLike, /) -> Array:
+    """Rounds toward zero."""
+    check_arraylike("trunc", x)
+    a = ensure_array(x)
+    if a.dtype == np.bool_ or dtypes.issubdtype(a.dtype, np.integer):
+        return a
+    _no_complex("trunc", a)
+    return lax.select(lax.lt(a, _const(a, 0)), lax.ceil(a), lax.floor(a))
+
+
+fix = trunc
+
+
+@jitted()
+def modf(x: ArrayLike, /) -> tuple[Array, Array]:
+    """The fractional and integral parts of ``x`` (both with ``x``'s sign)."""
+    a = _inexact1("modf", x)
+    whole = trunc(a)
+    return lax.sub(a, whole), whole
+
+
+@jitted()
+def divmod(x1: ArrayLike, x2: ArrayLike, /) -> tuple[Array, Array]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))``."""
+    check_arraylike("divmod", x1, x2)
+    return ufuncs.floor_divide(x1, x2), ufuncs.remainder(x1, x2)
+
+
+@jitted()
+def fabs(x: ArrayLike, /) -> Array:
+    """Elementwise absolute value as float (complex inputs are rejected)."""
+    a = _inexact1("fabs", x)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        raise TypeError("ufunc 'fabs' does not support complex dtypes")
+    return lax.abs(a)
+
+
+# -- sign, classification ---------------------------------------------------------------
+
+
+@jitted()
+def isnan(x: ArrayLike, /) -> Array:
+    """Whether each element is NaN (always false for integers and bools)."""
+    check_arraylike("isnan", x)
+    a = ensure_array(x)
+    if not dtypes.issubdtype(a.dtype, np.inexact):
+        return _full_like(a, False, np.bool_)
+    return lax.ne(a, a)
+
+
+@jitted()
+def isinf(x: ArrayLike, /) -> Array:
+    """Whether each element is positive or negative infinity."""
+    check_arraylike("isinf", x)
+    a = ensure_array(x)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        return isinf(lax.real(a)) | isinf(lax.imag(a))
+    if not dtypes.issubdtype(a.dtype, np.floating):
+        return _full_like(a, False, np.bool_)
+    return lax.eq(lax.abs(a), _const(a, np.inf))
+
+
+def _isposneginf(name: str, x: ArrayLike, infinity: float) -> Array:
+    check_arraylike(name, x)
+    a = ensure_array(x)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"{name} does not support complex-valued inputs.")
+    if not dtypes.issubdtype(a.dtype, np.floating):
+        return _full_like(a, False, np.bool_)
+    return lax.eq(a, _const(a, infinity))
+
+
+@jitted()
+def isposinf(x: ArrayLike, /) -> Array:
+    """Whether each element is positive infinity."""
+    return _isposneginf("isposinf", x, np.inf)
+
+
+@jitted()
+def isneginf(x: ArrayLike, /) -> Array:
+    """Whether each element is negative infinity."""
+    return _isposneginf("isneginf", x, -np.inf)
+
+
+@jitted()
+def isreal(x: ArrayLike, /) -> Array:
+    """Whether each element has a zero imaginary part."""
+    check_arraylike("isreal", x)
+    a = ensure_array(x)
+    if not dtypes.issubdtype(a.dtype, np.complexfloating):
+        return _full_like(a, True, np.bool_)
+    return lax.eq(lax.imag(a), _const(lax.imag(a), 0))
+
+
+@jitted()
+def iscomplex(x: ArrayLike, /) -> Array:
+    """Whether each element has a nonzero imaginary part."""
+    check_arraylike("iscomplex", x)
+    a = ensure_array(x)
+    if not dtypes.issubdtype(a.dtype, np.complexfloating):
+        return _full_like(a, False, np.bool_)
+    return lax.ne(lax.imag(a), _const(lax.imag(a), 0))
+
+
+@jitted()
+def signbit(x: ArrayLike, /) -> Array:
+    """Whether the sign bit is set (true for -0.0 and negative NaN)."""
+    check_arraylike("signbit", x)
+    a = ensure_array(x)
+    if a.dtype == np.bool_:
+        return _full_like(a, False, np.bool_)
+    if dtypes.issubdtype(a.dtype, np.integer):
+        return lax.lt(a, _const(a, 0))
+    if not dtypes.issubdtype(a.dtype, np.floating):
+        raise ValueError(f"jax.numpy.signbit is not well defined for {a.dtype}")
+    bits = dtypes.itemsize_bits(a.dtype)
+    if bits not in _INT_FOR_BITS:
+        raise NotImplementedError("jax.numpy.signbit only supports 16, 32, and 64-bit types.")
+    ints = bitcast_convert_type(a, _INT_FOR_BITS[bits])
+    return lax.lt(ints, _const(ints, 0))
+
+
+@jitted()
+def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``x1`` with the sign of ``x2``."""
+    a, b = _inexact2("copysign", x1, x2)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        raise TypeError("copysign does not support complex-valued inputs")
+    a, b = _bcast(a, b)
+    mag = lax.abs(a)
+    return lax.select(signbit(b), lax.neg(mag), mag)
+
+
+@jitted()
+def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """The Heaviside step: 0 for ``x1 < 0``, ``x2`` at 0, 1 for ``x1 > 0``."""
+    a, b = _inexact2("heaviside", x1, x2)
+    zero, one = _const(a, 0), _const(a, 1)
+    return _where(lax.lt(a, zero), zero, _where(lax.gt(a, zero), one, b))
+
+
+@jitted()
+def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``sqrt(x1**2 + x2**2)`` without intermediate overflow."""
+    a, b = _inexact2("hypot", x1, x2)
+    _no_complex("hypot", a, b)
+    a, b = _bcast(lax.abs(a), lax.abs(b))
+    big, small = lax.max(a, b), lax.min(a, b)
+    zero = lax.eq(big, _const(big, 0))
+    safe = lax.select(zero, _full_like(big, 1), big)
+    ratio = lax.div(small, safe)
+    out = lax.select(zero, big, lax.mul(big, lax.sqrt(lax.add(_const(big, 1), lax.mul(ratio, ratio)))))
+    return lax.select(isinf(a) | isinf(b), _full_like(big, np.inf), out)
+
+
+@jitted()
+def deg2rad(x: ArrayLike, /) -> Array:
+    """Degrees to radians."""
+    a = _inexact1("deg2rad", x)
+    return lax.mul(a, _const(a, np.pi / 180))
+
+
+@jitted()
+def rad2deg(x: ArrayLike, /) -> Array:
+    """Radians to degrees."""
+    a = _inexact1("rad2deg", x)
+    return lax.mul(a, _const(a, 180 / np.pi))
+
+
+radians = deg2rad
+degrees = rad2deg
+
+
+@jitted()
+def sinc(x: ArrayLike, /) -> Array:
+    """The normalized sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
+    a = _inexact1("sinc", x)
+    zero = lax.eq(a, _const(a, 0))
+    pi_x = lax.mul(_const(a, np.pi), lax.select(zero, _full_like(a, 1), a))
+    return lax.select(zero, _full_like(a, 1), lax.div(lax.sin(pi_x), pi_x))
+
+
+@jitted()
+def float_power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``x1 ** x2`` computed in floating point (integer inputs promote to float)."""
+    a, b = _inexact2("float_power", x1, x2)
+    return lax.pow(*_bcast(a, b))
+
+
+@jitted()
+def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Elementwise maximum that ignores NaNs (NaN only where both are NaN)."""
+    check_arraylike("fmax", x1, x2)
+    a, b = (ensure_array(t) for t in promote_dtypes(x1, x2))
+    return _where(lax.gt(*_bcast(a, b)) | isnan(b), a, b)
+
+
+@jitted()
+def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Elementwise minimum that ignores NaNs (NaN only where both are NaN)."""
+    check_arraylike("fmin", x1, x2)
+    a, b = (ensure_array(t) for t in promote_dtypes(x1, x2))
+    return _where(lax.lt(*_bcast(a, b)) | isnan(b), a, b)
+
+
+@jitted()
+def angle(z: ArrayLike, deg: bool = False) -> Array:
+    """The complex argument of ``z`` (radians, or degrees with ``deg=True``)."""
+    check_arraylike("angle", z)
+    a = ensure_array(z)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        re, im = lax.real(a), lax.imag(a)
+    else:
+        re = ensure_array(promote_dtypes_inexact(a)[0])
+        im = _full_like(re, 0)
+    out = lax.atan2(im, re)
+    return rad2deg(out) if deg else out
+
+
+# -- floating-point structure -------------------------------------------------------------
+
+
+@jitted()
+def spacing(x: ArrayLike, /) -> Array:
+    """The distance from ``x`` to the next representable number away from zero."""
+    a = _inexact1("spacing", x)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError("jnp.spacing is not defined for complex inputs.")
+    inf = _full_like(a, np.inf)
+    if a.dtype == np.float16:
+        return lax.sub(lax.nextafter(a, inf), a)
+    result = lax.sub(lax.nextafter(a, copysign(inf, a)), a)
+    tiny = copysign(_full_like(a, dtypes.finfo(a.dtype).smallest_subnormal), a)
+    return lax.select(lax.eq(result, _const(result, 0)), tiny, result)
+
+
+@jitted()
+def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
+    """Mantissa in ``[0.5, 1)`` and integer exponent with ``x == m * 2**e``."""
+    a = _inexact1("frexp", x)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        raise TypeError("frexp does not support complex-valued inputs")
+    info = dtypes.finfo(a.dtype)
+    bits = int(info.bits)
+    if bits not in _UINT_FOR_BITS:
+        raise NotImplementedError(f"frexp is not implemented for {a.dtype}")
+    nmant, nexp = int(info.nmant), int(info.nexp)
+    # Subnormals are flushed to zero, as XLA on CPU does (and JAX's frexp).
+    tiny = lax.lt(lax.abs(a), _const(a, float(info.smallest_normal)))
+    ut = _UINT_FOR_BITS[bits]
+    u = bitcast_convert_type(a, ut)
+    exp_mask = np.asarray((1 << nexp) - 1, ut)
+    bias = int(info.maxexp) - 1
+    raw_exp = lax.bitwise_and(lax.shift_right_logical(u, _const(u, nmant)), _const(u, exp_mask))
+    keep = ~np.asarray(exp_mask << np.asarray(nmant, ut), ut)
+    m_bits = lax.bitwise_or(lax.bitwise_and(u, _const(u, keep)), _const(u, np.asarray((bias - 1) << nmant, ut)))
+    mant = bitcast_convert_type(m_bits, a.dtype)
+    e = lax.sub(lax.convert_element_type(raw_exp, np.int32), _const(np.int32(0), bias - 1))
+    special = ~ufuncs.isfinite(a)
+    mant = lax.select(tiny, copysign(_full_like(a, 0), a), mant)
+    return lax.select(special, a, mant), lax.select(special | tiny, _full_like(e, 0), e)
+
+
+@jitted()
+def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``x1 * 2**x2`` (``x2`` integer)."""
+    check_arraylike("ldexp", x1, x2)
+    a, n = ensure_array(x1), ensure_array(x2)
+    if dtypes.issubdtype(a.dtype, np.complexfloating) or dtypes.issubdtype(n.dtype, np.inexact):
+        raise ValueError(f"ldexp not supported for input types {(a.dtype, n.dtype)}")
+    a = ensure_array(promote_dtypes_inexact(a)[0])
+    n = lax.convert_element_type(n, np.int32)
+    a, n = _bcast(a, n)
+    info = dtypes.finfo(a.dtype)
+    bias = int(info.maxexp) - 1
+    # Three exact power-of-two factors, each within the normal exponent range.
+    n = lax.max(lax.min(n, _const(n, 3 * bias)), _const(n, -3 * bias))
+    third = lax.div(n, _const(n, 3))
+    rest = lax.sub(n, lax.mul(third, _const(n, 2)))
+    return lax.mul(lax.mul(lax.mul(a, _exp2_int(third, a.dtype)), _exp2_int(third, a.dtype)), _exp2_int(rest, a.dtype))
+
+
+def _exp2_int(k: Array, dtype: np.dtype[Any]) -> Array:
+    """``2.0**k`` exactly, for integer ``k`` in the normal exponent range (clamped to it)."""
+    info = dtypes.finfo(dtype)
+    bits = int(info.bits)
+    if bits not in _INT_FOR_BITS:
+        return lax.exp2(lax.convert_element_type(k, dtype))
+    bias = int(info.maxexp) - 1
+    k = lax.max(lax.min(k, _const(k, bias)), _const(k, 1 - bias))
+    it = _INT_FOR_BITS[bits]
+    biased = lax.convert_element_type(lax.add(k, _const(k, bias)), it)
+    return bitcast_convert_type(lax.shift_left(biased, _const(biased, int(info.nmant))), dtype)
+
+
+@jitted()
+def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0, posinf: ArrayLike | None = None, neginf: ArrayLike | None = None) -> Array:
+    """NaN replaced by ``nan``, infinities by ``posinf``/``neginf`` (default: the dtype's extremes)."""
+    check_arraylike("nan_to_num", x)
+    a = ensure_array(x)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        re = nan_to_num(lax.real(a), nan=nan, posinf=posinf, neginf=neginf)
+        im = nan_to_num(lax.imag(a), nan=nan, posinf=posinf, neginf=neginf)
+        return lax.complex(re, im)
+    if not dtypes.issubdtype(a.dtype, np.inexact):
+        return a
+    info = dtypes.finfo(a.dtype)
+    pos = _full_like(a, float(info.max)) if posinf is None else _full_like(a, posinf)
+    neg = _full_like(a, float(info.min)) if neginf is None else _full_like(a, neginf)
+    out = _where(isnan(a), _full_like(a, nan), a)
+    out = _where(isposinf(a), pos, out)
+    return _where(isneginf(a), neg, out)
+
+
+# -- integers -----------------------------------------------------------------------------
+
+
+def _int_args(name: str, x1: ArrayLike, x2: ArrayLike) -> tuple[Array, Array]:
+    check_arraylike(name, x1, x2)
+    a, b = (ensure_array(t) for t in promote_dtypes_numeric(x1, x2))
+    if not dtypes.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"Arguments to jax.numpy.{name} must be integers.")
+    return _bcast(a, b)
+
+
+def _gcd(a: Array, b: Array) -> Array:
+    a, b = ufuncs.absolute(a), ufuncs.absolute(b)
+    zero = _const(a, 0)
+    # Euclid's algorithm needs at most ~1.44 * bits steps (Fibonacci worst case).
+    for _ in range(int(1.45 * dtypes.itemsize_bits(a.dtype)) + 2):
+        nz = lax.ne(b, zero)
+        safe_b = lax.select(nz, b, _full_like(b, 1))
+        a, b = lax.select(nz, b, a), lax.select(nz, lax.rem(a, safe_b), b)
+    return a
+
+
+@jitted()
+def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Greatest common divisor (of absolute values)."""
+    return _gcd(*_int_args("gcd", x1, x2))
+
+
+@jitted()
+def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Least common multiple (of absolute values)."""
+    a, b = _int_args("lcm", x1, x2)
+    d = _gcd(a, b)
+    zero = lax.eq(d, _const(d, 0))
+    safe = lax.select(zero, _full_like(d, 1), d)
+    return lax.select(zero, _full_like(d, 0), ufuncs.absolute(lax.mul(a, lax.div(b, safe))))
+
+
+@jitted()
+def bitwise_count(x: ArrayLike, /) -> Array:
+    """The number of 1 bits in the absolute value of each element (uint8)."""
+    check_arraylike("bitwise_count", x)
+    a = ensure_array(x)
+    if a.dtype == np.bool_:
+        return lax.convert_element_type(a, np.uint8)
+    return lax.convert_element_type(lax.population_count(ufuncs.absolute(a)), np.uint8)
+
+
+# -- closeness ----------------------------------------------------------------------------
+
+
+@jitted(static=("equal_nan",))
+def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05, atol: ArrayLike = 1e-08, equal_nan: bool = False) -> Array:
+    """Whether ``|a - b| <= atol + rtol * |b|`` elementwise (infinities equal only to themselves)."""
+    check_arraylike("isclose", a, b)
+    x, y = (ensure_array(t) for t in promote_dtypes(a, b))
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return ufuncs.equal(x, y)
+    x, y = _bcast(x, y)
+    real_dt = dtypes.dtype(lax.abs(x))
+    rt = lax.convert_element_type(ensure_array(rtol), real_dt)
+    at = lax.convert_element_type(ensure_array(atol), real_dt)
+    close = ufuncs.less_equal(lax.abs(lax.sub(x, y)), ufuncs.add(at, ufuncs.multiply(rt, lax.abs(y))))
+    both_inf = isinf(x) | isinf(y)
+    out = _where(both_inf, lax.eq(x, y), close & ufuncs.isfinite(x) & ufuncs.isfinite(y))
+    if equal_nan:
+        out = out | (isnan(x) & isnan(y))
+    return out
+
+
+def allclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05, atol: ArrayLike = 1e-08, equal_nan: bool = False) -> Array:
+    """Whether every element of ``a`` is close to ``b`` (``isclose``), as a scalar bool array."""
+    from jax_core._src.numpy.reductions import all as all_
+
+    return all_(isclose(a, b, rtol, atol, equal_nan))
+
+
+def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> Array:
+    """Whether two arrays have the same shape and elements (a scalar bool array)."""
+    from jax_core._src.numpy.reductions import all as all_
+
+    check_arraylike("array_equal", a1, a2)
+    x, y = ensure_array(a1), ensure_array(a2)
+    if x.shape != y.shape:
+        return ensure_array(np.bool_(False))
+    eq = ufuncs.equal(x, y)
+    if equal_nan:
+        eq = eq | (isnan(x) & isnan(y))
+    return all_(eq)
+
+
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
+    """Whether two arrays are equal after broadcasting (False if they do not broadcast)."""
+    from jax_core._src.numpy.reductions import all as all_
+    from jax_core._src.numpy.shape import broadcast_shapes
+
+    check_arraylike("array_equiv", a1, a2)
+    x, y = ensure_array(a1), ensure_array(a2)
+    try:
+        broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        return ensure_array(np.bool_(False))
+    return all_(ufuncs.equal(x, y))
+
+
+@jitted()
+def i0(x: ArrayLike, /) -> Array:
+    """The modified Bessel function of the first kind, order 0."""
+    a = _inexact1("i0", x)
+    _no_complex("i0", a)
+    out = lax.mul(lax.exp(lax.abs(a)), _i0e(lax.abs(a)))
+    return lax.select(isinf(a), _full_like(a, np.inf), out)
+
+
+# Cephes' Chebyshev coefficients for exp(-x) I0(x) on [0, 8] and sqrt(x) exp(-x) I0(x) on (8, inf).
+_I0E_A = [
+    -4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16, 1.71539128555513303061e-15,
+    -1.16853328779934516808e-14, 7.67618549860493561688e-14, -4.85644678311192946090e-13, 2.95505266312963983461e-12,
+    -1.72682629144155570723e-11, 9.67580903537323691224e-11, -5.18979560163526290666e-10, 2.65982372468238665035e-9,
+    -1.30002500998624804212e-8, 6.04699502254191894932e-8, -2.67079385394061173391e-7, 1.11738753912010371815e-6,
+    -4.41673835845875056359e-6, 1.64484480707288970893e-5, -5.75419501008210370398e-5, 1.88502885095841655729e-4,
+    -5.76375574538582365885e-4, 1.63947561694133579842e-3, -4.32430999505057594430e-3, 1.05464603945949983183e-2,
+    -2.37374148058994688156e-2, 4.93052842396707084878e-2, -9.49010970480476444210e-2, 1.71620901522208775349e-1,
+    -3.04682672343198398683e-1, 6.76795274409476084995e-1,
+]
+_I0E_B = [
+    -7.23318048787475395456e-18, -4.83050448594418207126e-18, 4.46562142029675999901e-17, 3.46122286769746109310e-17,
+    -2.82762398051658348494e-16, -3.42548561967721913462e-16, 1.77256013305652638360e-15, 3.81168066935262242075e-15,
+    -9.55484669882830764870e-15, -4.15056934728722208663e-14, 1.54008621752140982691e-14, 3.85277838274214270114e-13,
+    7.18012445138366623367e-13, -1.79417853150680611778e-12, -1.32158118404477131188e-11, -3.14991652796324136454e-11,
+    1.18891471078464383424e-11, 4.94060238822496958910e-10, 3.39623202570838634515e-9, 2.26666899049817806459e-8,
+    2.04891858946906374183e-7, 2.89137052083475648297e-6, 6.88975834691682398426e-5, 3.36911647825569408990e-3,
+    8.04490411014108831608e-1,
+]
+
+
+def _chbevl(x: Array, coeffs: list[float]) -> Array:
+    b0: ArrayLike = _const(x, coeffs[0])
+    b1: ArrayLike = _const(x, 0)
+    b2: ArrayLike = _const(x, 0)
+    for c in coeffs[1:]:
+        b2 = b1
+        b1 = b0
+        b0 = ufuncs.add(lax.sub(ufuncs.multiply(x, b1), b2), _const(x, c))
+    return ufuncs.multiply(_const(x, 0.5), lax.sub(b0, b2))
+
+
+def _i0e(x: Array) -> Array:
+    small = _chbevl(lax.sub(lax.div(x, _const(x, 2)), _const(x, 2)), _I0E_A)
+    safe = lax.select(lax.gt(x, _const(x, 8)), x, _full_like(x, 8))
+    large = lax.div(_chbevl(lax.sub(lax.div(_const(x, 32), safe), _const(x, 2)), _I0E_B), lax.sqrt(safe))
+    return lax.select(lax.le(x, _const(x, 8)), small, large)
+
+
+acos = ufuncs.arccos
+acosh = ufuncs.arccosh
+asin = ufuncs.arcsin
+asinh = ufuncs.arcsinh
+atan = ufuncs.arctan
+atanh = ufuncs.arctanh
+atan2 = ufuncs.arctan2
+bitwise_invert = ufuncs.bitwise_not
+bitwise_left_shift = ufuncs.left_shift
+bitwise_right_shift = ufuncs.right_shift
+pow = ufuncs.power

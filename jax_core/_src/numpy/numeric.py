@@ -1,0 +1,565 @@
+"""Numerical routines: clip, diff, gradient, trapezoid, interp, unwrap, convolve/correlate,
+polynomials and window functions."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.core.trace import Tracer
+from jax_core._src.lax import api as lax
+from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.numpy import shape as jshape
+from jax_core._src.numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
+from jax_core._src.typing import ArrayLike
+
+
+def _bcast2(a: Array, b: Array) -> tuple[Array, Array]:
+    s = jshape.broadcast_shapes(a.shape, b.shape)
+    return jshape.broadcast_to(a, s), jshape.broadcast_to(b, s)
+
+
+def clip(arr: ArrayLike | None = None, /, min: ArrayLike | None = None, max: ArrayLike | None = None, *, a: ArrayLike | None = None, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None) -> Array:
+    """``arr`` limited to ``[min, max]`` (either bound may be ``None``)."""
+    if arr is None:
+        arr = a
+    if min is None:
+        min = a_min
+    if max is None:
+        max = a_max
+    if arr is None:
+        raise TypeError("clip() missing 1 required positional argument: 'arr'")
+    check_arraylike("clip", arr)
+    x = ensure_array(arr)
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        raise ValueError("Clip received a complex value either through the input or the min/max keywords. Complex values have no ordering and cannot be clipped. Please convert to a real value or array by taking the real or imaginary components via jax.numpy.real/imag respectively.")
+    if min is not None:
+        check_arraylike("clip", min)
+        x, lo = (ensure_array(v) for v in promote_dtypes(x, min))
+        x = lax.max(*_bcast2(x, lo))
+    if max is not None:
+        check_arraylike("clip", max)
+        x, hi = (ensure_array(v) for v in promote_dtypes(x, max))
+        x = lax.min(*_bcast2(x, hi))
+    return x
+
+
+def _slice(x: Array, axis: int, start: int, stop: int) -> Array:
+    lo = [0] * x.ndim
+    hi = list(x.shape)
+    lo[axis], hi[axis] = start, stop
+    return slicing.slice(x, tuple(lo), tuple(hi))
+
+
+def diff(a: ArrayLike, n: int = 1, axis: int = -1, prepend: ArrayLike | None = None, append: ArrayLike | None = None) -> Array:
+    """The ``n``-th discrete difference along ``axis``."""
+    check_arraylike("diff", a)
+    x = ensure_array(a)
+    n = int(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return x
+    if x.ndim == 0:
+        raise ValueError(f"diff requires input that is at least one dimensional; got {a}")
+    ax = canonicalize_axis(axis, x.ndim)
+    parts: list[Array | None] = []
+    for extra in (prepend, append):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = ensure_array(extra)
+        if e.ndim == 0:
+            shape = list(x.shape)
+            shape[ax] = 1
+            e = jshape.broadcast_to(e, tuple(shape))
+        parts.append(e)
+    if parts[0] is not None or parts[1] is not None:
+        pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
+        x = jshape.concatenate(pieces, ax)
+    for _ in range(n):
+        m = x.shape[ax]
+        if m == 0:
+            break
+        hi, lo = _slice(x, ax, 1, m), _slice(x, ax, 0, m - 1)
+        x = lax.ne(hi, lo) if x.dtype == np.bool_ else lax.sub(hi, lo)
+    return x
+
+
+def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike | None = None) -> Array:
+    """Differences of consecutive elements of the flattened array, optionally padded."""
+    check_arraylike("ediff1d", ary)
+    x = jshape.ravel(ensure_array(ary))
+    out = diff(x)
+    pieces: list[Array] = []
+    if to_begin is not None:
+        pieces.append(lax.convert_element_type(jshape.ravel(ensure_array(to_begin)), out.dtype))
+    pieces.append(out)
+    if to_end is not None:
+        pieces.append(lax.convert_element_type(jshape.ravel(ensure_array(to_end)), out.dtype))
+    return jshape.concatenate(pieces, 0) if len(pieces) > 1 else out
+
+
+def gradient(f: ArrayLike, *varargs: ArrayLike, axis: int | Sequence[int] | None = None, edge_order: int | None = None) -> Any:
+    """The gradient by second-order central differences in the interior, first-order at the edges."""
+    if edge_order is not None and edge_order != 1:
+        raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
+    check_arraylike("gradient", f)
+    x = ensure_array(promote_dtypes_inexact(f)[0])
+    axes = tuple(range(x.ndim)) if axis is None else tuple(canonicalize_axis(int(i), x.ndim) for i in ((axis,) if isinstance(axis, int) else axis))
+    if not varargs:
+        spacings: list[Any] = [1.0] * len(axes)
+    elif len(varargs) == 1 and jshape.ndim(varargs[0]) == 0:
+        spacings = [varargs[0]] * len(axes)
+    elif len(varargs) == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError("Invalid number of spacing arguments")
+    out: list[Array] = []
+    for ax, h in zip(axes, spacings):
+        n = x.shape[ax]
+        if n < 2:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, at least 2 elements are required.")
+        if np.ndim(h) == 0:
+            hv = lax.convert_element_type(h, x.dtype)
+            inner = lax.div(lax.sub(_slice(x, ax, 2, n), _slice(x, ax, 0, n - 2)), lax.mul(hv, np.asarray(2, x.dtype))) if n > 2 else None
+            first = lax.div(lax.sub(_slice(x, ax, 1, 2), _slice(x, ax, 0, 1)), hv)
+            last = lax.div(lax.sub(_slice(x, ax, n - 1, n), _slice(x, ax, n - 2, n - 1)), hv)
+        else:
+            c = ensure_array(promote_dtypes_inexact(h)[0])
+            c = lax.convert_element_type(c, x.dtype)
+            dx = diff(c)
+            shape = [1] * x.ndim
+            shape[ax] = n - 1
+            dxb = jshape.reshape(dx, tuple(shape))
+            d1 = _slice(dxb, ax, 0, n - 2)
+            d2 = _slice(dxb, ax, 1, n - 1)
+            inner = None
+            if n > 2:
+                a_ = lax.neg(lax.div(d2, lax.mul(d1, lax.add(d1, d2))))
+                b_ = lax.div(lax.sub(d2, d1), lax.mul(d1, d2))
+                c_ = lax.div(d1, lax.mul(d2, lax.add(d1, d2)))
+                inner = lax.add(lax.add(lax.mul(*_bcast2(a_, _slice(x, ax, 0, n - 2))), lax.mul(*_bcast2(b_, _slice(x, ax, 1, n - 1)))), lax.mul(*_bcast2(c_, _slice(x, ax, 2, n))))
+            first = lax.div(*_bcast2(lax.sub(_slice(x, ax, 1, 2), _slice(x, ax, 0, 1)), _slice(dxb, ax, 0, 1)))
+            last = lax.div(*_bcast2(lax.sub(_slice(x, ax, n - 1, n), _slice(x, ax, n - 2, n - 1)), _slice(dxb, ax, n - 2, n - 1)))
+        pieces = [first] + ([inner] if inner is not None else []) + [last]
+        out.append(jshape.concatenate(pieces, ax))
+    return out[0] if len(out) == 1 else out
+
+
+def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1) -> Array:
+    """Integral of ``y`` along ``axis`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
+    from jax_core._src.numpy.reductions import sum as sum_
+
+    check_arraylike("trapezoid", y)
+    ya = ensure_array(promote_dtypes_inexact(y)[0])
+    ax = canonicalize_axis(axis, ya.ndim)
+    n = ya.shape[ax]
+    if x is None:
+        d: Array = ensure_array(lax.convert_element_type(dx, ya.dtype))
+    else:
+        xa = ensure_array(promote_dtypes_inexact(x)[0])
+        if xa.ndim == 1:
+            d = diff(xa)
+            shape = [1] * ya.ndim
+            shape[ax] = d.shape[0]
+            d = jshape.reshape(d, tuple(shape))
+        else:
+            d = diff(xa, axis=ax)
+        d = lax.convert_element_type(d, ya.dtype)
+    mids = lax.mul(lax.add(_slice(ya, ax, 1, n), _slice(ya, ax, 0, n - 1)), np.asarray(0.5, ya.dtype))
+    return sum_(lax.mul(*_bcast2(d, mids)), axis=ax)
+
+
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | str | None = None, right: ArrayLike | str | None = None, period: ArrayLike | None = None) -> Array:
+    """Linear interpolation of the points ``(xp, fp)`` (``xp`` increasing) at ``x``."""
+    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.sorting import searchsorted
+
+    check_arraylike("interp", x, xp, fp)
+    xpa, fpa = ensure_array(xp), ensure_array(fp)
+    if xpa.ndim != 1 or fpa.ndim != 1:
+        raise ValueError("xp and fp must be one-dimensional")
+    if xpa.shape[0] != fpa.shape[0]:
+        raise ValueError("xp and fp must have the same length")
+    if xpa.shape[0] == 0:
+        raise ValueError("xp and fp must be nonempty")
+    xa, xpa = (ensure_array(v) for v in promote_dtypes_inexact(x, xpa))
+    fpa = ensure_array(promote_dtypes_inexact(fpa)[0])
+    dt = xa.dtype
+    if isinstance(left, str) or isinstance(right, str):
+        raise ValueError("left and right must be None or arrays")
+    if period is not None:
+        if left is not None or right is not None:
+            pass
+        p = lax.abs(lax.convert_element_type(period, dt))
+        xa = _fmod_pos(xa, p)
+        xpa = _fmod_pos(xpa, p)
+        from jax_core._src.numpy.sorting import argsort
+
+        order = argsort(xpa)
+        xpa, fpa = take(xpa, order), take(fpa, order)
+        xpa = jshape.concatenate([lax.sub(xpa[-1:], p), xpa, lax.add(xpa[0:1], p)], 0)
+        fpa = jshape.concatenate([fpa[-1:], fpa, fpa[0:1]], 0)
+    n = xpa.shape[0]
+    i = lax.max(lax.min(searchsorted(xpa, xa, side="right"), np.asarray(n - 1, dtypes.default_int_dtype())), np.ones((), dtypes.default_int_dtype())) if n > 1 else None
+    if i is None:
+        out = jshape.broadcast_to(fpa[0], xa.shape)
+    else:
+        one = np.ones((), i.dtype)
+        x0, x1 = take(xpa, lax.sub(i, one)), take(xpa, i)
+        f0, f1 = take(fpa, lax.sub(i, one)), take(fpa, i)
+        dxp = lax.sub(x1, x0)
+        w = lax.div(lax.sub(xa, x0), lax.select(lax.eq(dxp, np.zeros((), dt)), jshape.broadcast_to(np.ones((), dt), dxp.shape), dxp))
+        w = lax.convert_element_type(w, f0.dtype) if f0.dtype != w.dtype and not dtypes.issubdtype(f0.dtype, np.complexfloating) else (lax.convert_element_type(w, f0.dtype) if f0.dtype != w.dtype else w)
+        out = lax.add(f0, lax.mul(w, lax.sub(f1, f0)))
+    if period is None:
+        lv = fpa[0] if left is None else lax.convert_element_type(left, fpa.dtype)
+        rv = fpa[-1] if right is None else lax.convert_element_type(right, fpa.dtype)
+        out = lax.select(lax.lt(xa, jshape.broadcast_to(xpa[0], xa.shape)), jshape.broadcast_to(lv, out.shape), out)
+        out = lax.select(lax.gt(xa, jshape.broadcast_to(xpa[-1], xa.shape)), jshape.broadcast_to(rv, out.shape), out)
+    return out
+
+
+def _fmod_pos(x: Array, p: ArrayLike) -> Array:
+    r = lax.rem(x, jshape.broadcast_to(p, x.shape))
+    return lax.select(lax.lt(r, np.zeros((), r.dtype)), lax.add(r, jshape.broadcast_to(p, r.shape)), r)
+
+
+def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, period: ArrayLike = 2 * np.pi) -> Array:
+    """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their ``period`` complement."""
+    from jax_core._src.lax.reductions import cumsum
+
+    check_arraylike("unwrap", p)
+    x = ensure_array(promote_dtypes_inexact(p)[0])
+    ax = canonicalize_axis(axis, x.ndim)
+    dt = x.dtype
+    per = lax.convert_element_type(period, dt)
+    half = lax.div(per, np.asarray(2, dt))
+    disc = half if discont is None else lax.max(lax.convert_element_type(discont, dt), half)
+    dd = diff(x, axis=ax)
+    ddmod = lax.sub(_fmod_pos(lax.add(dd, jshape.broadcast_to(half, dd.shape)), per), jshape.broadcast_to(half, dd.shape))
+    fix = lax.bitwise_and(lax.eq(ddmod, jshape.broadcast_to(lax.neg(half), dd.shape)), lax.gt(dd, np.zeros((), dt)))
+    ddmod = lax.select(fix, jshape.broadcast_to(half, dd.shape), ddmod)
+    corr = lax.sub(ddmod, dd)
+    corr = lax.select(lax.lt(lax.abs(dd), jshape.broadcast_to(disc, dd.shape)), jshape.broadcast_to(np.zeros((), dt), dd.shape), corr)
+    cfg = [(0, 0, 0)] * x.ndim
+    cfg[ax] = (1, 0, 0)
+    return lax.add(x, shape_ops.pad(cumsum(corr, ax), np.zeros((), dt), cfg))
+
+
+# -- convolution -----------------------------------------------------------------------------
+
+
+def _conv_full(a: Array, v: Array) -> Array:
+    """The full 1-D convolution of ``a`` (n) and ``v`` (m) as one gather and one dot."""
+    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.products import dot
+
+    n, m = a.shape[0], v.shape[0]
+    padded = shape_ops.pad(a, np.zeros((), a.dtype), [(m - 1, m - 1, 0)])
+    idx = (np.arange(n + m - 1)[:, None] + np.arange(m)[None, :]).astype(np.int32)
+    windows = take(padded, idx)
+    return dot(windows, shape_ops.rev(v, (0,)))
+
+
+def _conv(name: str, a: ArrayLike, v: ArrayLike, mode: str, correlate: bool) -> Array:
+    check_arraylike(name, a, v)
+    x, y = (ensure_array(t) for t in promote_dtypes(a, v))
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"{name}() only support 1-dimensional inputs.")
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        raise ValueError(f"{name}: inputs cannot be empty, got shapes {x.shape} and {y.shape}.")
+    if x.dtype == np.bool_:
+        x, y = lax.convert_element_type(x, np.int32), lax.convert_element_type(y, np.int32)
+    if correlate:
+        y = shape_ops.rev(y, (0,))
+        if dtypes.issubdtype(y.dtype, np.complexfloating):
+            y = lax.conj(y)
+    swapped = False
+    if y.shape[0] > x.shape[0]:
+        x, y = y, x
+        swapped = True
+    n, m = x.shape[0], y.shape[0]
+    full = _conv_full(x, y)
+    if mode == "full":
+        out = full
+    elif mode == "same":
+        start = (m - 1) // 2 if not (correlate and swapped) else m // 2
+        out = slicing.slice(full, (start,), (start + n,))
+    elif mode == "valid":
+        out = slicing.slice(full, (m - 1,), (n,))
+    else:
+        raise ValueError("mode must be one of ['full', 'same', 'valid']")
+    if correlate and swapped:
+        out = shape_ops.rev(out, (0,))
+        if dtypes.issubdtype(out.dtype, np.complexfloating):
+            out = lax.conj(out)
+    a_dt = dtypes.result_type(a, v)
+    return lax.convert_element_type(out, a_dt) if out.dtype != a_dt else out
+
+
+def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full", *, precision: Any = None, preferred_element_type: Any = None) -> Array:
+    """Discrete linear convolution of two 1-D arrays (``mode`` full, same or valid)."""
+    return _conv("convolve", a, v, mode, False)
+
+
+def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid", *, precision: Any = None, preferred_element_type: Any = None) -> Array:
+    """Cross-correlation of two 1-D arrays (``mode`` valid, same or full)."""
+    return _conv("correlate", a, v, mode, True)
+
+
+# -- polynomials -----------------------------------------------------------------------------
+
+
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
+    """The Vandermonde matrix of the 1-D ``x`` (powers decreasing unless ``increasing``)."""
+    check_arraylike("vander", x)
+    xa = ensure_array(x)
+    if xa.ndim != 1:
+        raise ValueError("x must be a one-dimensional array")
+    n = xa.shape[0] if N is None else int(N)
+    if n < 0:
+        raise ValueError("N must be nonnegative")
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    cols = [lax.integer_pow(xa, int(p)) if p else jshape.broadcast_to(np.ones((), xa.dtype), xa.shape) for p in powers]
+    if not cols:
+        return ensure_array(np.zeros((xa.shape[0], 0), xa.dtype))
+    return jshape.stack(cols, axis=1)
+
+
+def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int | None = None) -> Array:
+    """The polynomial with coefficients ``p`` (highest power first) evaluated at ``x`` (Horner)."""
+    check_arraylike("polyval", p, x)
+    pa, xa = (ensure_array(v) for v in promote_dtypes(p, x))
+    if pa.ndim != 1:
+        raise ValueError("polyval: p must be one-dimensional")
+    y = jshape.broadcast_to(np.zeros((), xa.dtype), xa.shape)
+    for i in range(pa.shape[0]):
+        y = lax.add(lax.mul(y, xa), jshape.broadcast_to(pa[i], xa.shape))
+    return y
+
+
+def _poly_pair(name: str, a1: ArrayLike, a2: ArrayLike) -> tuple[Array, Array]:
+    check_arraylike(name, a1, a2)
+    x, y = (jshape.ravel(ensure_array(v)) for v in promote_dtypes(a1, a2))
+    n = builtins.max(x.shape[0], y.shape[0])
+    x = shape_ops.pad(x, np.zeros((), x.dtype), [(n - x.shape[0], 0, 0)])
+    y = shape_ops.pad(y, np.zeros((), y.dtype), [(n - y.shape[0], 0, 0)])
+    return x, y
+
+
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
+    """The sum of two polynomials."""
+    return lax.add(*_poly_pair("polyadd", a1, a2))
+
+
+def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
+    """The difference of two polynomials."""
+    return lax.sub(*_poly_pair("polysub", a1, a2))
+
+
+def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
+    """The product of two polynomials."""
+    check_arraylike("polymul", a1, a2)
+    x, y = (jshape.ravel(ensure_array(v)) for v in promote_dtypes(a1, a2))
+    if trim_leading_zeros:
+        x, y = _trim(x), _trim(y)
+    if x.shape[0] == 0:
+        x = ensure_array(np.zeros((1,), x.dtype))
+    if y.shape[0] == 0:
+        y = ensure_array(np.zeros((1,), y.dtype))
+    return _conv("polymul", x, y, "full", False)
+
+
+def _trim(x: Array) -> Array:
+    if isinstance(x, Tracer):
+        return x
+    h = np.asarray(x)
+    nz = np.nonzero(h)[0]
+    return x[int(nz[0]) :] if nz.size else x[-1:] if h.size else x
+
+
+def polyder(p: ArrayLike, m: int = 1) -> Array:
+    """The ``m``-th derivative of a polynomial."""
+    check_arraylike("polyder", p)
+    pa = ensure_array(p)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive")
+    for _ in range(int(m)):
+        n = pa.shape[0]
+        if n <= 1:
+            return ensure_array(np.zeros((0,), pa.dtype))
+        coeff = np.arange(n - 1, 0, -1).astype(pa.dtype if pa.dtype != np.bool_ else np.int32)
+        pa = lax.mul(slicing.slice(pa, (0,), (n - 1,)), coeff)
+    return pa
+
+
+def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
+    """The ``m``-th antiderivative of a polynomial (integration constants ``k``)."""
+    check_arraylike("polyint", p)
+    m = int(m)
+    if m < 0:
+        raise ValueError(f"Order of integral must be positive (see polyder) got {m}")
+    pa = ensure_array(promote_dtypes_inexact(p)[0])
+    if m == 0:
+        return pa
+    ks = np.zeros(m) if k is None else np.broadcast_to(np.asarray(k), (m,))
+    for i in range(m):
+        n = pa.shape[0]
+        div = np.arange(n, 0, -1).astype(pa.dtype)
+        pa = jshape.concatenate([lax.div(pa, div), ensure_array(np.asarray([ks[i]], pa.dtype))], 0)
+    return pa
+
+
+def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Array, Array]:
+    """Quotient and remainder of polynomial division."""
+    check_arraylike("polydiv", u, v)
+    ua, va = (jshape.ravel(ensure_array(t)) for t in promote_dtypes_inexact(u, v))
+    m, n = ua.shape[0] - 1, va.shape[0] - 1
+    scale = lax.div(np.ones((), va.dtype), va[0])
+    q = ensure_array(np.zeros((builtins.max(m - n + 1, 1),), ua.dtype))
+    r = ua
+    for k in range(0, m - n + 1):
+        d = lax.mul(scale, r[k])
+        q = q.at[k].set(d)
+        r = r.at[k : k + n + 1].add(lax.neg(lax.mul(d, va)))
+    if trim_leading_zeros:
+        r = _trim(r)
+    return q, r
+
+
+def poly(seq_of_zeros: ArrayLike) -> Array:
+    """Coefficients of the monic polynomial with the given roots (or a square matrix's eigenvalues)."""
+    check_arraylike("poly", seq_of_zeros)
+    z = ensure_array(promote_dtypes_inexact(seq_of_zeros)[0])
+    if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
+        from jax_core._src.numpy.linalg import eigvals
+
+        z = eigvals(z)
+    elif z.ndim != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    a = ensure_array(np.ones((1,), z.dtype))
+    for i in range(z.shape[0]):
+        a = _conv("poly", a, jshape.stack([ensure_array(np.ones((), z.dtype)), lax.neg(z[i])]), "full", False)
+    return a
+
+
+def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
+    """The roots of a polynomial (eigenvalues of its companion matrix)."""
+    from jax_core._src.numpy.linalg import eigvals
+
+    check_arraylike("roots", p)
+    pa = ensure_array(promote_dtypes_inexact(p)[0])
+    if pa.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if strip_zeros:
+        if isinstance(pa, Tracer):
+            pa.concretization_error("jnp.roots with strip_zeros=True needs concrete coefficients; use strip_zeros=False.")
+        h = np.asarray(pa)
+        nz = np.nonzero(h)[0]
+        if nz.size == 0:
+            return ensure_array(np.zeros((0,), dtypes.to_complex_dtype(pa.dtype)))
+        trailing = h.size - 1 - int(nz[-1])
+        pa = pa[int(nz[0]) : h.size - trailing]
+    else:
+        trailing = 0
+    n = pa.shape[0] - 1
+    if n < 1:
+        return ensure_array(np.zeros((trailing,), dtypes.to_complex_dtype(pa.dtype)))
+    comp = jshape.concatenate(
+        [jshape.reshape(lax.neg(lax.div(pa[1:], pa[0])), (1, n)), ensure_array(np.eye(n - 1, n, dtype=pa.dtype))], 0
+    )
+    r = eigvals(comp)
+    if trailing:
+        r = jshape.concatenate([r, ensure_array(np.zeros((trailing,), r.dtype))], 0)
+    return r
+
+
+def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, full: bool = False, w: ArrayLike | None = None, cov: bool = False) -> Any:
+    """Least-squares polynomial fit of degree ``deg`` (coefficients, highest power first)."""
+    from jax_core._src.numpy.linalg import lstsq
+
+    if full or cov:
+        raise NotImplementedError("jnp.polyfit with full=True or cov=True is not implemented")
+    check_arraylike("polyfit", x, y)
+    xa, ya = (ensure_array(v) for v in promote_dtypes_inexact(x, y))
+    deg = int(deg)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if xa.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    lhs = vander(xa, deg + 1)
+    rhs = ya
+    if w is not None:
+        wa = lax.convert_element_type(w, xa.dtype)
+        lhs = lax.mul(lhs, jshape.broadcast_to(jshape.reshape(wa, (wa.shape[0], 1)), lhs.shape))
+        rhs = lax.mul(rhs, jshape.broadcast_to(wa, rhs.shape) if rhs.ndim == 1 else jshape.broadcast_to(jshape.reshape(wa, (wa.shape[0], 1)), rhs.shape))
+    from jax_core._src.numpy.reductions import sum as sum_
+
+    scale = lax.sqrt(sum_(lax.mul(lhs, lhs), axis=0))
+    sol = lstsq(lax.div(lhs, jshape.broadcast_to(scale, lhs.shape)), rhs, rcond=rcond)[0]
+    return lax.div(sol, scale) if sol.ndim == 1 else lax.div(sol, jshape.broadcast_to(jshape.reshape(scale, (scale.shape[0], 1)), sol.shape))
+
+
+# -- windows ---------------------------------------------------------------------------------
+
+
+def _window(M: int, fn: Any) -> Array:
+    m = int(M)
+    dt = dtypes.default_float_dtype()
+    if m <= 0:
+        return ensure_array(np.zeros((0,), dt))
+    if m == 1:
+        return ensure_array(np.ones((1,), dt))
+    from jax_core._src.numpy.creation import asarray
+
+    return asarray(np.asarray(fn(m), dtype=np.float64).astype(dt))
+
+
+def bartlett(M: int) -> Array:
+    """The Bartlett (triangular) window of ``M`` points."""
+    return _window(M, np.bartlett)
+
+
+def blackman(M: int) -> Array:
+    """The Blackman window of ``M`` points."""
+    return _window(M, np.blackman)
+
+
+def hamming(M: int) -> Array:
+    """The Hamming window of ``M`` points."""
+    return _window(M, np.hamming)
+
+
+def hanning(M: int) -> Array:
+    """The Hann window of ``M`` points."""
+    return _window(M, np.hanning)
+
+
+def kaiser(M: int, beta: ArrayLike) -> Array:
+    """The Kaiser window of ``M`` points with shape parameter ``beta``."""
+    from jax_core._src.numpy.math import i0
+
+    m = int(M)
+    dt = dtypes.default_float_dtype()
+    if m <= 0:
+        return ensure_array(np.zeros((0,), dt))
+    if m == 1:
+        return ensure_array(np.ones((1,), dt))
+    n = np.arange(0, m).astype(dt)
+    alpha = (m - 1) / 2.0
+    b = lax.convert_element_type(beta, dt)
+    arg = lax.mul(b, lax.sqrt(lax.sub(np.ones((), dt), lax.integer_pow(lax.div(lax.sub(ensure_array(n), np.asarray(alpha, dt)), np.asarray(alpha, dt)), 2))))
+    return lax.div(i0(arg), jshape.broadcast_to(i0(b), arg.shape))

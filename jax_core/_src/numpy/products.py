@@ -1,0 +1,217 @@
+"""Products: dot, vdot, inner, outer, matmul, matvec/vecmat/vecdot, tensordot, kron, cross."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.basearray import Array
+from jax_core._src.lax import api as lax
+from jax_core._src.lax import dot as lax_dot
+from jax_core._src.numpy import shape as jshape
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes, user_dtype
+from jax_core._src.typing import ArrayLike, DTypeLike
+
+
+def _promote(name: str, *args: ArrayLike) -> list[Array]:
+    check_arraylike(name, *args)
+    return [ensure_array(a) for a in promote_dtypes(*args)]
+
+
+def _out_dtype(x: Array, preferred: DTypeLike | None) -> np.dtype[Any]:
+    explicit = user_dtype(preferred, "dot")
+    return explicit if explicit is not None else x.dtype
+
+
+def dot_general(
+    a: Array,
+    b: Array,
+    contract: tuple[Sequence[int], Sequence[int]],
+    batch: tuple[Sequence[int], Sequence[int]],
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
+    """``lax.dot_general`` with the result in the promoted (or preferred) dtype; bools via int."""
+    out_dt = _out_dtype(a, preferred_element_type)
+    if a.dtype == np.bool_:
+        ai = lax.convert_element_type(a, np.int32)
+        bi = lax.convert_element_type(b, np.int32)
+        res = lax_dot.dot_general(ai, bi, ((tuple(contract[0]), tuple(contract[1])), (tuple(batch[0]), tuple(batch[1]))), precision=precision, preferred_element_type=np.int32)
+        return lax.convert_element_type(res, out_dt)
+    res = lax_dot.dot_general(
+        a, b, ((tuple(contract[0]), tuple(contract[1])), (tuple(batch[0]), tuple(batch[1]))), precision=precision, preferred_element_type=out_dt
+    )
+    return res
+
+
+def matmul(a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
+    """Matrix product with NumPy's rules for 1-D operands and batch broadcasting."""
+    x, y = _promote("matmul", a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError(f"matmul: inputs must be at least 1-dimensional, got shapes {x.shape} and {y.shape}")
+    x_vec, y_vec = x.ndim == 1, y.ndim == 1
+    if x_vec:
+        x = jshape.expand_dims(x, 0)
+    if y_vec:
+        y = jshape.expand_dims(y, 1)
+    if x.shape[-1] != y.shape[-2]:
+        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[-1],)} and {(y.shape[-2],)}.")
+    batch = jshape.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    x = jshape.broadcast_to(x, batch + x.shape[-2:])
+    y = jshape.broadcast_to(y, batch + y.shape[-2:])
+    nb = len(batch)
+    out = dot_general(x, y, ((nb + 1,), (nb,)), (tuple(range(nb)), tuple(range(nb))), precision, preferred_element_type)
+    if x_vec:
+        out = jshape.squeeze(out, out.ndim - 2)
+    if y_vec:
+        out = jshape.squeeze(out, out.ndim - 1)
+    return out
+
+
+def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
+    """Dot product with NumPy's rules (scalars multiply; N-D contracts last with second-to-last)."""
+    x, y = _promote("dot", a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        out = lax.mul(*_bcast(x, y))
+        return out if preferred_element_type is None else lax.convert_element_type(out, preferred_element_type)
+    if y.ndim == 1 or (x.ndim == 1 and y.ndim <= 2):
+        return matmul(x, y, precision=precision, preferred_element_type=preferred_element_type)
+    contract_y = y.ndim - 2
+    if x.shape[-1] != y.shape[contract_y]:
+        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[-1],)} and {(y.shape[contract_y],)}.")
+    return dot_general(x, y, ((x.ndim - 1,), (contract_y,)), ((), ()), precision, preferred_element_type)
+
+
+def _bcast(x: Array, y: Array) -> tuple[Array, Array]:
+    shape = jshape.broadcast_shapes(x.shape, y.shape)
+    return jshape.broadcast_to(x, shape), jshape.broadcast_to(y, shape)
+
+
+def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
+    """Dot product of the flattened arrays, conjugating ``a``."""
+    x, y = _promote("vdot", a, b)
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        x = lax.conj(x)
+    return dot(jshape.ravel(x), jshape.ravel(y), precision=precision, preferred_element_type=preferred_element_type)
+
+
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
+    """Conjugated vector dot product along ``axis``, broadcasting the other axes."""
+    x, y = _promote("vecdot", x1, x2)
+    if x.shape[axis] != y.shape[axis]:
+        raise ValueError(f"axes must match; got shapes {x.shape} and {y.shape} with axis={axis}")
+    from jax_core._src.numpy.manipulation import moveaxis
+
+    x = moveaxis(x, axis, -1)
+    y = moveaxis(y, axis, -1)
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        x = lax.conj(x)
+    return jshape.squeeze(jshape.squeeze(matmul(jshape.expand_dims(x, -2), jshape.expand_dims(y, -1), precision=precision, preferred_element_type=preferred_element_type), -1), -1)
+
+
+def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Batched matrix-vector product: ``x1[..., m, n] @ x2[..., n]``."""
+    x, y = _promote("matvec", x1, x2)
+    return jshape.squeeze(matmul(x, jshape.expand_dims(y, -1)), -1)
+
+
+def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Batched vector-matrix product of ``conj(x1[..., n])`` and ``x2[..., n, m]``."""
+    x, y = _promote("vecmat", x1, x2)
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        x = lax.conj(x)
+    return jshape.squeeze(matmul(jshape.expand_dims(x, -2), y), -2)
+
+
+def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
+    """Sum product over the last axes of ``a`` and ``b``."""
+    x, y = _promote("inner", a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        return lax.mul(*_bcast(x, y))
+    return tensordot(x, y, ((x.ndim - 1,), (y.ndim - 1,)), precision=precision, preferred_element_type=preferred_element_type)
+
+
+def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
+    """Outer product of the flattened ``a`` and ``b``."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.outer is not supported.")
+    x, y = _promote("outer", a, b)
+    x, y = jshape.ravel(x), jshape.ravel(y)
+    return lax.mul(*_bcast(jshape.reshape(x, (x.size, 1)), y))
+
+
+def tensordot(
+    a: ArrayLike, b: ArrayLike, axes: int | Sequence[int] | Sequence[Sequence[int]] = 2, *, precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
+    """Sum product over ``axes`` (an int: the last ``axes`` of ``a`` with the first of ``b``)."""
+    x, y = _promote("tensordot", a, b)
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n < 0 or n > builtins.min(x.ndim, y.ndim):
+            raise TypeError(f"Number of tensordot axes (axes {n}) exceeds input ranks ({x.shape} and {y.shape})")
+        ca: tuple[int, ...] = tuple(range(x.ndim - n, x.ndim))
+        cb: tuple[int, ...] = tuple(range(n))
+    else:
+        ax = list(axes)
+        if len(ax) != 2:
+            raise TypeError(f"tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints; got {axes}")
+        a0: Any = ax[0]
+        b0: Any = ax[1]
+        a_list: list[Any] = [a0] if isinstance(a0, (int, np.integer)) else list(a0)
+        b_list: list[Any] = [b0] if isinstance(b0, (int, np.integer)) else list(b0)
+        if len(a_list) != len(b_list):
+            raise TypeError(f"tensordot requires axes lists to have equal length, got {a_list} and {b_list}.")
+        ca = tuple(canonicalize_axis(int(i), x.ndim) for i in a_list)
+        cb = tuple(canonicalize_axis(int(i), y.ndim) for i in b_list)
+    for i, j in zip(ca, cb):
+        if x.shape[i] != y.shape[j]:
+            raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {tuple(x.shape[k] for k in ca)} and {tuple(y.shape[k] for k in cb)}.")
+    return dot_general(x, y, (ca, cb), ((), ()), precision, preferred_element_type)
+
+
+def kron(a: ArrayLike, b: ArrayLike) -> Array:
+    """The Kronecker product."""
+    x, y = _promote("kron", a, b)
+    nd = builtins.max(x.ndim, y.ndim)
+    x = jshape.reshape(x, (1,) * (nd - x.ndim) + x.shape)
+    y = jshape.reshape(y, (1,) * (nd - y.ndim) + y.shape)
+    xe = jshape.reshape(x, tuple(v for d in x.shape for v in (d, 1)))
+    ye = jshape.reshape(y, tuple(v for d in y.shape for v in (1, d)))
+    prod = lax.mul(*_bcast(xe, ye))
+    return jshape.reshape(prod, tuple(p * q for p, q in zip(x.shape, y.shape)))
+
+
+def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None) -> Array:
+    """Cross product of 2- or 3-vectors along the given axes."""
+    from jax_core._src.numpy.manipulation import moveaxis
+
+    x, y = _promote("cross", a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x = moveaxis(x, axisa, -1)
+    y = moveaxis(y, axisb, -1)
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
+        raise ValueError("Dimension must be either 2 or 3 for cross product")
+    if x.shape[-1] == 2 and y.shape[-1] == 2:
+        return lax.sub(*_bcast(lax.mul(*_bcast(x[..., 0], y[..., 1])), lax.mul(*_bcast(x[..., 1], y[..., 0]))))
+    zero = np.zeros((), x.dtype)
+    a0, a1 = x[..., 0], x[..., 1]
+    a2 = x[..., 2] if x.shape[-1] == 3 else jshape.broadcast_to(zero, a0.shape)
+    b0, b1 = y[..., 0], y[..., 1]
+    b2 = y[..., 2] if y.shape[-1] == 3 else jshape.broadcast_to(zero, b0.shape)
+
+    def m(p: Array, q: Array) -> Array:
+        return lax.mul(*_bcast(p, q))
+
+    def s(p: Array, q: Array) -> Array:
+        return lax.sub(*_bcast(p, q))
+
+    c = [s(m(a1, b2), m(a2, b1)), s(m(a2, b0), m(a0, b2)), s(m(a0, b1), m(a1, b0))]
+    shape = jshape.broadcast_shapes(*(v.shape for v in c))
+    out = jshape.stack([jshape.broadcast_to(v, shape) for v in c], -1)
+    return moveaxis(out, -1, axisc)
