@@ -85,6 +85,9 @@ class Primitive:
 
     __slots__ = ("name", "multiple_results", "_rules")
 
+    name: str
+    multiple_results: bool
+
     def __init__(self, name: str, *, multiple_results: bool = False) -> None:
         self.name = name
         self.multiple_results = multiple_results

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
 from jax_core._src.core.avals import ShapedArray
@@ -34,68 +33,14 @@ from jax_core._src.interpreters.staging import (
     get_aval,
     trace_to_jaxpr,
 )
-from jax_core._src.lax.ad_ops import name_p
+from jax_core._src.transforms import checkpoint_policies as checkpoint_policies
+from jax_core._src.transforms.checkpoint_policies import nothing_saveable
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-# -- policies --------------------------------------------------------------------------------
-def everything_saveable(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-    """Save every intermediate (no rematerialisation)."""
-    return True
-
-
-def nothing_saveable(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-    """Save nothing but the inputs; recompute every intermediate (the default)."""
-    return False
-
-
-def checkpoint_dots(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-    """Save the results of matrix multiplications (``dot_general``); recompute the rest."""
-    return prim.name == "dot_general"
-
-
-def dots_with_no_batch_dims_saveable(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-    """Save the results of ``dot_general`` without batch dimensions; recompute the rest."""
-    if prim.name != "dot_general":
-        return False
-    (_, _), (lhs_batch, rhs_batch) = params["dimension_numbers"]
-    return not lhs_batch and not rhs_batch
-
-
-def save_only_these_names(*names: str) -> SaveablePolicy:
-    """Save only values tagged with ``checkpoint_name(x, name)`` for one of ``names``."""
-    chosen = frozenset(names)
-
-    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-        return prim is name_p and params["name"] in chosen
-
-    return policy
-
-
-def save_any_names_but_these(*names: str) -> SaveablePolicy:
-    """Save every value tagged with ``checkpoint_name`` except those named in ``names``."""
-    excluded = frozenset(names)
-
-    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-        return prim is name_p and params["name"] not in excluded
-
-    return policy
-
-
-checkpoint_policies = SimpleNamespace(
-    everything_saveable=everything_saveable,
-    nothing_saveable=nothing_saveable,
-    checkpoint_dots=checkpoint_dots,
-    dots_with_no_batch_dims_saveable=dots_with_no_batch_dims_saveable,
-    save_only_these_names=save_only_these_names,
-    save_any_names_but_these=save_any_names_but_these,
-)
-"""The saveable policies ``checkpoint(policy=...)`` accepts (``jax.checkpoint_policies``)."""
 
 
 # -- the checkpoint primitive ------------------------------------------------------------------
