@@ -205,3 +205,11 @@ def test_vjp_cotangent_structure_error() -> None:
     _, pullback = jax.vjp(lambda x: x, 1.0)
     with pytest.raises(ValueError, match="unexpected tree structure"):
         pullback((1.0, 2.0))
+
+
+def test_holomorphic_grad() -> None:
+    z = 1.0 + 2.0j
+    g = jax.grad(lambda z: z**2 * jnp.sin(z), holomorphic=True)(z)
+    np.testing.assert_allclose(g, 2 * z * np.sin(z) + z**2 * np.cos(z), rtol=1e-5)
+    with pytest.raises(TypeError, match="holomorphic=True requires inputs with complex dtype"):
+        jax.grad(lambda x: x, holomorphic=True)(1.0)
