@@ -7,6 +7,7 @@ x64 mode); host inputs (NumPy arrays, Python scalars) are copied to the device f
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,8 @@ from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.transfer import to_device_input
 
-_cache: dict[tuple[Any, ...], Executable] = {}
+_CACHE_SIZE = 4096
+_cache: OrderedDict[tuple[Any, ...], Executable] = OrderedDict()
 
 
 def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
@@ -31,12 +33,18 @@ def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], p
     """The cached executable that applies ``primitive`` to inputs with these avals."""
     key = (primitive, _hashable_params(params), avals, config.enable_x64.value)
     exe = _cache.get(key)
-    if exe is None:
+    if exe is not None:
+        _cache.move_to_end(key)
+    else:
         invars = [Var(a) for a in avals]
         outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
         jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
         exe = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name))
         _cache[key] = exe
+        if len(_cache) > _CACHE_SIZE:
+            # Bounded: keys of higher-order primitives hold jaxprs, so an eager loop that builds
+            # a fresh function each time must not keep every executable alive.
+            _cache.popitem(last=False)
     return exe
 
 
