@@ -32,4 +32,4 @@ assert_type(jnp.broadcast_shapes((2, 1), (1, 3)), tuple[int, ...])
 assert_type(jnp.promote_types("int8", "uint8"), np.dtype[Any])
 assert_type(jnp.result_type(x, 1.0), np.dtype[Any])
 assert_type(jnp.pi, float)
-assert_type(jnp.float32(1.0), np.float32)
+assert_type(jnp.float32(1.0), Array)  # JAX: scalar types build arrays

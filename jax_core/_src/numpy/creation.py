@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 from typing_extensions import TypeIs
@@ -184,6 +184,20 @@ def _concrete_int(name: str, v: Any) -> int:
     return int(v)
 
 
+@overload
+def linspace(
+    start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
+    dtype: DTypeLike | None = None, axis: int = 0,
+) -> Array: ...
+@overload
+def linspace(
+    start: ArrayLike, stop: ArrayLike, num: int, endpoint: bool, retstep: Literal[True], dtype: DTypeLike | None = None, axis: int = 0
+) -> tuple[Array, Array]: ...
+@overload
+def linspace(
+    start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, *, retstep: Literal[True], dtype: DTypeLike | None = None,
+    axis: int = 0,
+) -> tuple[Array, Array]: ...
 def linspace(
     start: ArrayLike,
     stop: ArrayLike,
@@ -192,7 +206,7 @@ def linspace(
     retstep: bool = False,
     dtype: DTypeLike | None = None,
     axis: int = 0,
-) -> Any:
+) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced values from ``start`` to ``stop`` (``(values, step)`` with ``retstep``)."""
     from jax_core._src.numpy import shape as jshape
 

@@ -282,7 +282,8 @@ class ufunc:
         x = ensure_array(a)
         cur = x[indices]
         new = self(cur) if b is None else self(cur, b)
-        return x.at[indices].set(new)  # type: ignore[no-any-return]
+        updated: Array = x.at[indices].set(new)
+        return updated
 
     def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: None = None) -> Array:
         """``reduce`` over the slices ``indices[i]:indices[i+1]`` along ``axis`` (``indices`` concrete)."""

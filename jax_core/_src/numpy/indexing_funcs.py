@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -286,9 +286,13 @@ def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | N
     return jshape.stack(result, axis=1) if result else ensure_array(np.zeros((0, 0), dtypes.default_int_dtype()))
 
 
+@overload
+def where(condition: ArrayLike, x: None = None, y: None = None, /, *, size: int | None = None, fill_value: Any = None) -> tuple[Array, ...]: ...
+@overload
+def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike, /, *, size: None = None, fill_value: None = None) -> Array: ...
 def where(
     condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None, /, *, size: int | None = None, fill_value: Any = None
-) -> Any:
+) -> Array | tuple[Array, ...]:
     """``x`` where ``condition`` else ``y``; with only ``condition``, ``nonzero(condition)``."""
     from jax_core._src.numpy.where import where as where3
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 
@@ -438,19 +438,31 @@ def _pad_func(x: Array, widths: list[tuple[int, int]], fn: Callable[..., Any], k
 # -- joining --------------------------------------------------------------------------------
 
 
-def atleast_1d(*arys: ArrayLike) -> Any:
+@overload
+def atleast_1d(arys: ArrayLike, /) -> Array: ...
+@overload
+def atleast_1d(arys0: ArrayLike, arys1: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
     """Each input with at least one dimension (a list if several are given)."""
     out = [_atleast(a, 1, "atleast_1d") for a in arys]
     return out[0] if len(out) == 1 else out
 
 
-def atleast_2d(*arys: ArrayLike) -> Any:
+@overload
+def atleast_2d(arys: ArrayLike, /) -> Array: ...
+@overload
+def atleast_2d(arys0: ArrayLike, arys1: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
     """Each input with at least two dimensions (a list if several are given)."""
     out = [_atleast(a, 2, "atleast_2d") for a in arys]
     return out[0] if len(out) == 1 else out
 
 
-def atleast_3d(*arys: ArrayLike) -> Any:
+@overload
+def atleast_3d(arys: ArrayLike, /) -> Array: ...
+@overload
+def atleast_3d(arys0: ArrayLike, arys1: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     """Each input with at least three dimensions (a list if several are given)."""
     out = [_atleast(a, 3, "atleast_3d") for a in arys]
     return out[0] if len(out) == 1 else out

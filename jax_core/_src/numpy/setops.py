@@ -9,7 +9,7 @@ unique value) or truncated.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 
@@ -142,6 +142,20 @@ def builtins_max(a: int, b: int) -> int:
     return a if a > b else b
 
 
+@overload
+def unique(
+    ar: ArrayLike,
+    return_index: Literal[False] = False,
+    return_inverse: Literal[False] = False,
+    return_counts: Literal[False] = False,
+    axis: int | None = None,
+    *,
+    equal_nan: bool = True,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+    sorted: bool = True,
+) -> Array: ...
+@overload
 def unique(
     ar: ArrayLike,
     return_index: bool = False,
@@ -153,7 +167,19 @@ def unique(
     size: int | None = None,
     fill_value: ArrayLike | None = None,
     sorted: bool = True,
-) -> Any:
+) -> Array | tuple[Array, ...]: ...
+def unique(
+    ar: ArrayLike,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    *,
+    equal_nan: bool = True,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+    sorted: bool = True,
+) -> Array | tuple[Array, ...]:
     """The sorted unique elements (and optionally first indices, inverse indices, counts)."""
     check_arraylike("unique", ar)
     x = ensure_array(ar)

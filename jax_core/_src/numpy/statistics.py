@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -152,7 +152,21 @@ def nanmedian(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None
     return nanquantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
 
 
-def average(a: ArrayLike, axis: int | Sequence[int] | None = None, weights: ArrayLike | None = None, returned: bool = False, keepdims: bool = False) -> Any:
+@overload
+def average(
+    a: ArrayLike, axis: int | Sequence[int] | None = None, weights: ArrayLike | None = None, returned: Literal[False] = False, keepdims: bool = False
+) -> Array: ...
+@overload
+def average(
+    a: ArrayLike, axis: int | Sequence[int] | None = None, weights: ArrayLike | None = None, *, returned: Literal[True], keepdims: bool = False
+) -> tuple[Array, Array]: ...
+@overload
+def average(
+    a: ArrayLike, axis: int | Sequence[int] | None, weights: ArrayLike | None, returned: Literal[True], keepdims: bool = False
+) -> tuple[Array, Array]: ...
+def average(
+    a: ArrayLike, axis: int | Sequence[int] | None = None, weights: ArrayLike | None = None, returned: bool = False, keepdims: bool = False
+) -> Array | tuple[Array, Array]:
     """Weighted mean over ``axis`` (``(mean, sum of weights)`` with ``returned``)."""
     check_arraylike("average", a)
     x = ensure_array(a)
@@ -217,7 +231,6 @@ def cov(
         w = aw if w is None else lax.mul(w, aw)
     if w is None:
         avg = red.mean(x, axis=1)
-        wsum = np.asarray(n, dt)
         fact = lax.sub(np.asarray(n, dt), np.asarray(ddof, dt))
     else:
         avg, wsum_a = average(x, axis=1, weights=w, returned=True)
@@ -227,8 +240,7 @@ def cov(
         else:
             aw = lax.convert_element_type(aweights, dt)
             fact = lax.sub(wsum_s, lax.div(lax.mul(np.asarray(ddof, dt), red.sum(lax.mul(w, aw))), wsum_s))
-        wsum = wsum_s
-    del wsum
+
     xc = lax.sub(x, jshape.broadcast_to(jshape.reshape(avg, (x.shape[0], 1)), x.shape))
     xw = xc if w is None else lax.mul(xc, jshape.broadcast_to(w, xc.shape))
     xt = jshape.transpose(xc, (1, 0))
