@@ -5,9 +5,10 @@ installs it with ``pip install --no-deps`` into a new venv that has no access to
 and points mypy and pyright (from the dev venv) at that venv's interpreter. jaxlib, numpy and
 ml_dtypes come from the dev venv's site-packages through a ``.pth`` line (a directory added by
 a ``.pth`` line has its own ``.pth`` files ignored, so the dev venv's editable install of this
-checkout stays out). Checks: ``py.typed`` is found (strict mode rejects an untyped package),
-``jit(f)(x)`` is ``Array`` with no ``Any`` anywhere in the file (mypy ``--disallow-any-expr``),
-and both checkers reveal the jitted signature.
+checkout stays out). Checks: ``py.typed`` and the ``.pyi`` overlays are found (strict mode rejects an untyped
+package), ``jit(f)(x)``, ``grad(loss)(w, x)``, ``vmap(f)(x)`` and ``x.at[i].set(v)`` are
+``Array`` with no ``Any`` anywhere in the file (mypy ``--disallow-any-expr``), and both checkers
+reveal the jitted signature.
 """
 
 from __future__ import annotations
@@ -68,6 +69,17 @@ USER_CODE = textwrap.dedent(
 
 
     assert_type(x.sum(dtype="float32") + 1, Array)
+
+
+    def loss(w: Array, v: Array) -> Array:
+        return jnp.sum((v * w) ** 2)
+
+
+    assert_type(jax.grad(loss)(x, x), Array)
+    assert_type(jax.value_and_grad(loss, argnums=(0, 1))(x, x), tuple[Array, tuple[Array, Array]])
+    assert_type(jax.vmap(f, in_axes=(0, None))(x, 2), Array)
+    assert_type(x.at[0].set(1.0), Array)
+    assert_type(2.0 * x.reshape(3, 1).T, Array)
     '''
 )
 
@@ -166,6 +178,9 @@ def test_installed_package_is_the_wheel(installed: Installed) -> None:
     first, *path = _run([str(installed.python), "-c", code], cwd=installed.user_dir).splitlines()
     assert Path(first).is_relative_to(installed.site_packages)
     assert (installed.site_packages / "jax_core" / "py.typed").is_file()
+    # the overlays sit beside their modules, so every checker reads them
+    for overlay in ("_src/basearray.pyi", "_src/core/trace.pyi", "_src/interpreters/ad.pyi"):
+        assert (installed.site_packages / "jax_core" / overlay).is_file()
     assert not [
         p
         for p in path

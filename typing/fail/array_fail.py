@@ -16,3 +16,27 @@ d: str = x[0]  # E: "str"
 e: int = x.ndim + x.size  # ok
 g: Array = x.item()  # E: Array
 h: bool = x > 0  # E: "bool"
+
+# operands must be array-likes; indices are ints, slices, arrays or tuples of them (a list
+# index raises TypeError at run time, as in JAX: write x[jnp.array([0, 1])])
+x + [1, 2]  # E: list[int]
+"a" - x  # E[mypy]: "str"  # E[pyright]: Literal['a']
+x @ None  # E: None
+x > "0"  # E[mypy]: "str"  # E[pyright]: Literal['0']
+x["a"]  # E[mypy]: "str"  # E[pyright]: Literal['a']
+x[[0, 1]]  # E[mypy]: "list[int]"  # E[pyright]: list[int]
+x[0] = 1.0  # E[mypy]: Unsupported target  # E[pyright]: __setitem__
+x.reshape("6")  # E: "reshape"
+x.reshape(2.0, 3)  # E: "reshape"
+x.transpose("a")  # E: "transpose"
+x.swapaxes(0)  # E: "axis2"
+
+# .at[...] updates take array-likes and return arrays
+x.at[0].set("a")  # E[mypy]: "str"  # E[pyright]: Literal['a']
+x.at[0].add([1.0])  # E: list[float]
+x.at[0].set(1.0, mode=3)  # E: "mode"
+x.at[0].apply(1.0)  # E: "apply"
+i: int = x.at[0].get()  # E: "int"
+x.at[0].update(1.0)  # E: update
+for r in x:
+    r.no_such_method()  # E: no_such_method

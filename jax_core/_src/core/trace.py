@@ -208,14 +208,14 @@ class EvalTrace(Trace):
         return "EvalTrace"
 
 
-eval_trace = EvalTrace()
+eval_trace: EvalTrace = EvalTrace()
 
 
 class _TraceState(threading.local):
     trace: Trace = eval_trace
 
 
-_state = _TraceState()
+_state: _TraceState = _TraceState()
 
 
 def current_trace() -> Trace:

@@ -40,8 +40,8 @@ class JVPTracer(Tracer):
 
     def __init__(self, trace: JVPTrace, primal: Any, tangent: Any) -> None:
         super().__init__(trace)
-        self.primal = primal
-        self.tangent = tangent
+        self.primal: Any = primal
+        self.tangent: Any = tangent
 
     @property
     def aval(self) -> ShapedArray:
@@ -64,8 +64,8 @@ class JVPTrace(Trace):
     __slots__ = ("parent", "rule_trace", "_live")
 
     def __init__(self, parent: Trace, rule_trace: Trace | None = None) -> None:
-        self.parent = parent
-        self.rule_trace = parent if rule_trace is None else rule_trace
+        self.parent: Trace = parent
+        self.rule_trace: Trace = parent if rule_trace is None else rule_trace
         self._live = True
 
     def is_live(self) -> bool:
@@ -154,11 +154,11 @@ class Linearized:
         out_avals: list[ShapedArray],
         out_zero: list[bool],
     ) -> None:
-        self.jaxpr = jaxpr
-        self.in_avals = in_avals
-        self.in_nonzero = in_nonzero
-        self.out_avals = out_avals
-        self.out_zero = out_zero
+        self.jaxpr: ClosedJaxpr = jaxpr
+        self.in_avals: list[ShapedArray] = in_avals
+        self.in_nonzero: list[bool] = in_nonzero
+        self.out_avals: list[ShapedArray] = out_avals
+        self.out_zero: list[bool] = out_zero
 
     def apply(self, tangents: Sequence[Any]) -> list[Any]:
         """The output tangents for input tangents (forward application of the linear map)."""

@@ -32,8 +32,8 @@ class BatchTracer(Tracer):
 
     def __init__(self, trace: BatchTrace, val: Any, batch_dim: int) -> None:
         super().__init__(trace)
-        self.val = val
-        self.batch_dim = batch_dim
+        self.val: Any = val
+        self.batch_dim: int = batch_dim
 
     @property
     def aval(self) -> ShapedArray:
@@ -51,7 +51,7 @@ class _RuleAxis(threading.local):
     axis: tuple[Hashable, int] | None = None
 
 
-_rule_axis = _RuleAxis()
+_rule_axis: _RuleAxis = _RuleAxis()
 
 
 def current_batch_axis() -> tuple[Hashable, int] | None:
@@ -75,9 +75,9 @@ class BatchTrace(Trace):
     __slots__ = ("parent", "axis_name", "size", "_live")
 
     def __init__(self, parent: Trace, axis_name: Hashable | None, size: int) -> None:
-        self.parent = parent
-        self.axis_name = axis_name
-        self.size = size
+        self.parent: Trace = parent
+        self.axis_name: Hashable | None = axis_name
+        self.size: int = size
         self._live = True
 
     def is_live(self) -> bool:

@@ -81,8 +81,8 @@ class JaxprTracer(Tracer):
 
     def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None:
         super().__init__(trace)
-        self._aval = aval
-        self.var = var
+        self._aval: ShapedArray = aval
+        self.var: Var = var
 
     @property
     def aval(self) -> ShapedArray:
@@ -115,7 +115,7 @@ class JaxprTrace(Trace):
     __slots__ = ("debug", "invars", "eqns", "constvars", "consts", "_const_ids", "_producer", "_live")
 
     def __init__(self, debug: DebugInfo) -> None:
-        self.debug = debug
+        self.debug: DebugInfo = debug
         self.invars: list[Var] = []
         self.eqns: list[JaxprEqn] = []
         self.constvars: list[Var] = []

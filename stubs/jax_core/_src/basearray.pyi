@@ -1,0 +1,169 @@
+# GENERATED from jax_core/_src/basearray.py by tools/gen_overlays.py (mypy stubgen): do not edit.
+# Shipped beside the module in the wheel; read by pyright in the repository (stubPath).
+import abc
+import numpy as np
+from collections.abc import Iterator, Sequence
+from jax_core._src.numpy.indexing import IndexUpdateHelper as IndexUpdateHelper
+from jax_core._src.sharding import Device as Device, Sharding as Sharding
+from jax_core._src.typing import ArrayLike as ArrayLike, DTypeLike as DTypeLike
+from types import EllipsisType
+from typing import Any, ClassVar, SupportsIndex, TypeAlias, overload
+
+Index: TypeAlias = None | SupportsIndex | slice | EllipsisType | ArrayLike | tuple[Any, ...]
+
+class Array(abc.ABC, metaclass=abc.ABCMeta):
+    """An N-dimensional array: a device buffer, or a tracer standing for one.
+
+    Use it in annotations and ``isinstance`` checks; create arrays with
+    ``jax_core.numpy`` functions or ``jax_core.device_put``, never directly.
+    """
+    __array_priority__: int
+    @property
+    @abc.abstractmethod
+    def dtype(self) -> np.dtype[Any]:
+        """The array's element type."""
+    @property
+    @abc.abstractmethod
+    def shape(self) -> tuple[int, ...]:
+        """The array's shape."""
+    @property
+    @abc.abstractmethod
+    def weak_type(self) -> bool:
+        """Whether the dtype is weak (came from a Python scalar) for type promotion."""
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+    @property
+    def itemsize(self) -> int:
+        """The size of one element in bytes."""
+    @property
+    def nbytes(self) -> int:
+        """The total size of the elements in bytes."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __len__(self) -> int: ...
+    @property
+    def sharding(self) -> Sharding:
+        """How the array is laid out across devices."""
+    @property
+    def is_fully_replicated(self) -> bool:
+        """Whether every device of the array holds the whole value."""
+    def devices(self) -> set[Device]:
+        """The set of devices holding (part of) the array."""
+    def block_until_ready(self) -> Array:
+        """Waits until the array has been computed; returns it."""
+    def copy(self) -> Array:
+        """A copy of the array in a new buffer."""
+    def is_deleted(self) -> bool:
+        """Whether the array's buffers have been deleted (``delete``, donation)."""
+    def delete(self) -> None:
+        """Frees the array's device buffers now; the array may not be used afterwards."""
+    def item(self, *args: int) -> bool | int | float | complex:
+        """One element as a Python scalar (the only one if no index is given)."""
+    def tolist(self) -> Any:
+        """The value as nested Python lists of Python scalars."""
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        """The value as a NumPy array (a host copy)."""
+    def __bool__(self) -> bool: ...
+    def __int__(self) -> int: ...
+    def __float__(self) -> float: ...
+    def __complex__(self) -> complex: ...
+    def __index__(self) -> int: ...
+    def __iter__(self) -> Iterator[Array]: ...
+    def __getitem__(self, idx: Index) -> Array: ...
+    def __neg__(self) -> Array: ...
+    def __pos__(self) -> Array: ...
+    def __abs__(self) -> Array: ...
+    def __invert__(self) -> Array: ...
+    def __add__(self, other: ArrayLike, /) -> Array: ...
+    def __radd__(self, other: ArrayLike, /) -> Array: ...
+    def __sub__(self, other: ArrayLike, /) -> Array: ...
+    def __rsub__(self, other: ArrayLike, /) -> Array: ...
+    def __mul__(self, other: ArrayLike, /) -> Array: ...
+    def __rmul__(self, other: ArrayLike, /) -> Array: ...
+    def __truediv__(self, other: ArrayLike, /) -> Array: ...
+    def __rtruediv__(self, other: ArrayLike, /) -> Array: ...
+    def __floordiv__(self, other: ArrayLike, /) -> Array: ...
+    def __rfloordiv__(self, other: ArrayLike, /) -> Array: ...
+    def __mod__(self, other: ArrayLike, /) -> Array: ...
+    def __rmod__(self, other: ArrayLike, /) -> Array: ...
+    def __pow__(self, other: ArrayLike, /) -> Array: ...
+    def __rpow__(self, other: ArrayLike, /) -> Array: ...
+    def __matmul__(self, other: ArrayLike, /) -> Array: ...
+    def __rmatmul__(self, other: ArrayLike, /) -> Array: ...
+    def __and__(self, other: ArrayLike, /) -> Array: ...
+    def __rand__(self, other: ArrayLike, /) -> Array: ...
+    def __or__(self, other: ArrayLike, /) -> Array: ...
+    def __ror__(self, other: ArrayLike, /) -> Array: ...
+    def __xor__(self, other: ArrayLike, /) -> Array: ...
+    def __rxor__(self, other: ArrayLike, /) -> Array: ...
+    def __lshift__(self, other: ArrayLike, /) -> Array: ...
+    def __rlshift__(self, other: ArrayLike, /) -> Array: ...
+    def __rshift__(self, other: ArrayLike, /) -> Array: ...
+    def __rrshift__(self, other: ArrayLike, /) -> Array: ...
+    def __lt__(self, other: ArrayLike, /) -> Array: ...
+    def __le__(self, other: ArrayLike, /) -> Array: ...
+    def __gt__(self, other: ArrayLike, /) -> Array: ...
+    def __ge__(self, other: ArrayLike, /) -> Array: ...
+    def __eq__(self, other: Any, /) -> Array: ...  # type: ignore[override]
+    def __ne__(self, other: Any, /) -> Array: ...  # type: ignore[override]
+    @property
+    def T(self) -> Array:
+        """The transpose (axes reversed)."""
+    @property
+    def mT(self) -> Array:
+        """The matrix transpose (last two axes swapped)."""
+    @property
+    def real(self) -> Array:
+        """The real part."""
+    @property
+    def imag(self) -> Array:
+        """The imaginary part."""
+    @property
+    def at(self) -> IndexUpdateHelper:
+        """Functional updates: ``x.at[i].set(v)`` returns an updated copy (also ``add``,
+            ``subtract``, ``multiply``, ``divide``, ``min``, ``max``, ``apply``, ``get``)."""
+    def astype(self, dtype: DTypeLike) -> Array:
+        """The array converted to ``dtype``."""
+    @overload
+    def reshape(self, shape: Sequence[SupportsIndex], /, *, order: str = 'C') -> Array: ...
+    @overload
+    def reshape(self, *args: SupportsIndex, order: str = 'C') -> Array: ...
+    @overload
+    def transpose(self, axes: Sequence[SupportsIndex] | None, /) -> Array: ...
+    @overload
+    def transpose(self, *args: SupportsIndex) -> Array: ...
+    def ravel(self, order: str = 'C') -> Array:
+        """The elements as a 1-d array."""
+    def flatten(self, order: str = 'C') -> Array:
+        """The elements as a 1-d array."""
+    def squeeze(self, axis: int | Sequence[int] | None = None) -> Array:
+        """The array without (the given) size-1 axes."""
+    def swapaxes(self, axis1: int, axis2: int) -> Array:
+        """The array with two axes exchanged."""
+    def sum(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None, promote_integers: bool = True) -> Array:
+        """The sum over ``axis`` (all axes by default)."""
+    def prod(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None, promote_integers: bool = True) -> Array:
+        """The product over ``axis`` (all axes by default)."""
+    def max(self, axis: int | Sequence[int] | None = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+        """The maximum over ``axis`` (all axes by default)."""
+    def min(self, axis: int | Sequence[int] | None = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+        """The minimum over ``axis`` (all axes by default)."""
+    def mean(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+        """The mean over ``axis`` (all axes by default)."""
+    def any(self, axis: int | Sequence[int] | None = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+        """Whether any element over ``axis`` is true."""
+    def all(self, axis: int | Sequence[int] | None = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+        """Whether every element over ``axis`` is true."""
+    def argmax(self, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
+        """The index of the maximum over ``axis`` (of the flattened array by default)."""
+    def argmin(self, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
+        """The index of the minimum over ``axis`` (of the flattened array by default)."""
+    def dot(self, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
+        """The dot product with ``b`` (``jnp.dot``)."""
+    def conj(self) -> Array:
+        """The complex conjugate."""
+    def conjugate(self) -> Array:
+        """The complex conjugate."""
