@@ -1,4 +1,38 @@
-"""``jax_core.numpy.linalg``: linear algebra (NumPy's API)."""
+"""``jax_core.numpy.linalg``: linear algebra (NumPy's API; LAPACK on CPU, differentiable, batched)."""
 
+from jax_core._src.numpy.linalg import EighResult as EighResult
+from jax_core._src.numpy.linalg import EigResult as EigResult
+from jax_core._src.numpy.linalg import QRResult as QRResult
+from jax_core._src.numpy.linalg import SlogdetResult as SlogdetResult
+from jax_core._src.numpy.linalg import SVDResult as SVDResult
+from jax_core._src.numpy.linalg import cholesky as cholesky
+from jax_core._src.numpy.linalg import cond as cond
+from jax_core._src.numpy.linalg import cross as cross
+from jax_core._src.numpy.linalg import det as det
+from jax_core._src.numpy.linalg import diagonal as diagonal
+from jax_core._src.numpy.linalg import eig as eig
+from jax_core._src.numpy.linalg import eigh as eigh
 from jax_core._src.numpy.linalg import eigvals as eigvals
+from jax_core._src.numpy.linalg import eigvalsh as eigvalsh
+from jax_core._src.numpy.linalg import inv as inv
 from jax_core._src.numpy.linalg import lstsq as lstsq
+from jax_core._src.numpy.linalg import matmul as matmul
+from jax_core._src.numpy.linalg import matrix_norm as matrix_norm
+from jax_core._src.numpy.linalg import matrix_power as matrix_power
+from jax_core._src.numpy.linalg import matrix_rank as matrix_rank
+from jax_core._src.numpy.linalg import matrix_transpose as matrix_transpose
+from jax_core._src.numpy.linalg import multi_dot as multi_dot
+from jax_core._src.numpy.linalg import norm as norm
+from jax_core._src.numpy.linalg import outer as outer
+from jax_core._src.numpy.linalg import pinv as pinv
+from jax_core._src.numpy.linalg import qr as qr
+from jax_core._src.numpy.linalg import slogdet as slogdet
+from jax_core._src.numpy.linalg import solve as solve
+from jax_core._src.numpy.linalg import svd as svd
+from jax_core._src.numpy.linalg import svdvals as svdvals
+from jax_core._src.numpy.linalg import tensordot as tensordot
+from jax_core._src.numpy.linalg import tensorinv as tensorinv
+from jax_core._src.numpy.linalg import tensorsolve as tensorsolve
+from jax_core._src.numpy.linalg import trace as trace
+from jax_core._src.numpy.linalg import vecdot as vecdot
+from jax_core._src.numpy.linalg import vector_norm as vector_norm

@@ -6,7 +6,7 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOOR = 93.0
+FLOOR = 100.0
 """The committed floor (percent); raise it as coverage grows, never lower it."""
 
 

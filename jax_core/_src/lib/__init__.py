@@ -96,3 +96,7 @@ pytree: ModuleType = jax_ext.pytree
 
 jax_jit: ModuleType = jax_ext.jax_jit
 """jaxlib's C++ jit module (the global config states its fast path reads)."""
+
+lapack: ModuleType = importlib.import_module("jaxlib.lapack")
+"""jaxlib's LAPACK bindings: the CPU FFI custom-call targets (``registrations()``) that
+``jax_core._src.lax.linalg`` registers with XLA and lowers to."""

@@ -36,13 +36,14 @@ def _resize(x: Array, axis: int, n: int) -> Array:
 
 
 def _scale(x: Array, lengths: Sequence[int], norm: str | None, inverse: bool) -> Array:
+    # XLA's inverse transforms already divide by n ("backward" normalisation).
     n = float(np.prod(lengths))
     if norm is None or norm == "backward":
-        factor = 1.0 / n if inverse else 1.0
+        factor = 1.0
     elif norm == "ortho":
-        factor = 1.0 / np.sqrt(n)
+        factor = float(np.sqrt(n)) if inverse else 1.0 / float(np.sqrt(n))
     elif norm == "forward":
-        factor = 1.0 if inverse else 1.0 / n
+        factor = n if inverse else 1.0 / n
     else:
         raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
     if factor == 1.0:
