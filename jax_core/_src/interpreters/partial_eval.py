@@ -79,7 +79,7 @@ class _RecomputingTrace(JaxprTrace):
         """Known tracers made by unsaveable equations are replayed here; others are residuals."""
         if not (isinstance(x, JaxprTracer) and x.belongs_to(self.known)):
             return super().const_tracer(x)
-        var = x.var
+        var = x.jaxpr_var
         done = self._by_var.get(var)
         if done is not None:
             return done

@@ -75,14 +75,14 @@ def get_aval(x: object) -> ShapedArray:
 class JaxprTracer(Tracer):
     """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``)."""
 
-    __slots__ = ("_aval", "var")
+    __slots__ = ("_aval", "jaxpr_var")
 
     _trace: JaxprTrace
 
     def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None:
         super().__init__(trace)
         self._aval: ShapedArray = aval
-        self.var: Var = var
+        self.jaxpr_var: Var = var  # not `var`: that is the Array method (x.var())
 
     @property
     def aval(self) -> ShapedArray:
@@ -94,7 +94,7 @@ class JaxprTracer(Tracer):
 
     def provenance(self) -> str:
         """Why this value is not concrete: the arguments or the operations it came from."""
-        return self._trace.provenance(self.var)
+        return self._trace.provenance(self.jaxpr_var)
 
 
 def _literal(x: object) -> Literal | None:
@@ -145,14 +145,14 @@ class JaxprTrace(Trace):
     def to_atom(self, x: Any) -> Atom:
         """The jaxpr atom for an operand: its var, a literal, or a new constant variable."""
         if isinstance(x, JaxprTracer) and x.belongs_to(self):
-            return x.var
+            return x.jaxpr_var
         if isinstance(x, Tracer):
             x.check_live()
         if not isinstance(x, Tracer):
             lit = _literal(x)
             if lit is not None:
                 return lit
-        return self.const_tracer(x).var
+        return self.const_tracer(x).jaxpr_var
 
     def const_tracer(self, x: Any) -> JaxprTracer:
         """The tracer for a value captured from outside (deduplicated by identity)."""
@@ -203,7 +203,7 @@ class JaxprTrace(Trace):
         for i, a in enumerate(outvars):
             if isinstance(a, Literal):
                 # Outputs are always variables of the jaxpr's own type, never weak literals.
-                outvars[i] = self.const_tracer(np.asarray(a.val, a.aval.dtype)).var
+                outvars[i] = self.const_tracer(np.asarray(a.val, a.aval.dtype)).jaxpr_var
         self.close()
         jaxpr = Jaxpr(self.constvars, self.invars, list(outvars), self.eqns)
         return ClosedJaxpr(jaxpr, self.consts)

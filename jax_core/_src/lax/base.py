@@ -47,7 +47,7 @@ def is_any(d: np.dtype[Any]) -> bool:
 
 
 DTYPE_CLASS_NAMES: dict[DTypeRule, str] = {
-    is_float: "inexact",
+    is_float: "floating, complexfloating",
     is_real_float: "floating",
     is_int: "integer",
     is_int_or_bool: "integer, bool",

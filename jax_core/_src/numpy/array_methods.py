@@ -13,7 +13,19 @@ import numpy as np
 
 from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
-from jax_core._src.numpy import creation, indexing, products, reductions, shape, ufuncs
+from jax_core._src.numpy import (
+    creation,
+    indexing,
+    indexing_funcs,
+    manipulation,
+    math,
+    numeric,
+    products,
+    reductions,
+    shape,
+    sorting,
+    ufuncs,
+)
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.typing import ArrayLike, DTypeLike
 
@@ -34,10 +46,207 @@ def _accepts(x: object) -> bool:
     return isinstance(x, (Array, np.ndarray, bool, int, float, complex, np.generic)) or hasattr(x, "__jax_array__")
 
 
-def _astype(self: Array, dtype: DTypeLike) -> Array:
-    from jax_core._src.lax.api import convert_element_type
+def _astype(self: Array, dtype: DTypeLike | None, copy: bool = False, device: Any = None) -> Array:
+    out = creation.astype(self, dtype)
+    if device is not None:
+        from jax_core._src.runtime.transfer import device_put
 
-    return convert_element_type(self, dtype)
+        moved: Array = device_put(out, device)
+        return moved
+    return out
+
+
+def _mT(self: Array) -> Array:
+    return manipulation.matrix_transpose(self)
+
+
+def _divmod(self: Array, other: Any) -> Any:
+    if not _accepts(other):
+        return NotImplemented
+    return math.divmod(self, other)
+
+
+def _rdivmod(self: Array, other: Any) -> Any:
+    if not _accepts(other):
+        return NotImplemented
+    return math.divmod(other, self)
+
+
+def _round_dunder(self: Array, ndigits: int | None = None) -> Array:
+    if ndigits is None:  # round(x): to the nearest integer, as an integer array (as in JAX)
+        from jax_core._src import dtypes
+
+        return creation.astype(math.round(self), dtypes.default_int_dtype())
+    return math.round(self, ndigits)
+
+
+def _contains(self: Array, other: Any) -> Array:
+    if self.ndim != 1:
+        raise ValueError(f"Array.__contains__: search array must be one-dimensional, got arr.shape={self.shape}.")
+    return reductions.any(ufuncs.equal(self, other))
+
+
+def _reversed(self: Array) -> Any:
+    return iter(manipulation.flip(self, 0) if self.ndim else self)
+
+
+def _self_copy(self: Array, memo: Any = None) -> Array:
+    return self
+
+
+def _array_namespace(self: Array, /, *, api_version: str | None = None) -> Any:
+    import jax_core.numpy as jnp
+
+    return jnp
+
+
+def _flat(self: Array) -> Any:
+    raise NotImplementedError("JAX Arrays do not implement the arr.flat property: consider arr.flatten() instead.")
+
+
+def _view(self: Array, dtype: DTypeLike | None = None, type: None = None) -> Array:
+    """The same bits as another dtype (``lax.bitcast_convert_type`` semantics on the last axis)."""
+    import numpy as np_
+
+    from jax_core._src import dtypes
+    from jax_core._src.lax.bitcast import bitcast_convert_type
+
+    if type is not None:
+        raise NotImplementedError("`type` argument of array.view() is not supported.")
+    if dtype is None:
+        return self
+    new = dtypes.canonicalize_dtype(dtype)
+    old = self.dtype
+    if new == old:
+        return self
+    if self.ndim == 0:
+        if old.itemsize != new.itemsize:
+            raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
+        return bitcast_convert_type(self, new)
+    if old == np_.bool_ or new == np_.bool_:
+        src = self if old != np_.bool_ else ensure_bool_as_uint8(self)
+        out = _view(src, np_.uint8 if new == np_.bool_ else new)
+        return out if new != np_.bool_ else ufuncs.not_equal(out, np_.uint8(0))
+    if self.shape[-1] * old.itemsize % new.itemsize:
+        raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.")
+    if old.itemsize == new.itemsize:
+        return bitcast_convert_type(self, new)
+    if old.itemsize > new.itemsize:
+        out = bitcast_convert_type(self, new)
+        return shape.reshape(out, (*self.shape[:-1], self.shape[-1] * (old.itemsize // new.itemsize)))
+    ratio = new.itemsize // old.itemsize
+    grouped = shape.reshape(self, (*self.shape[:-1], self.shape[-1] // ratio, ratio))
+    return bitcast_convert_type(grouped, new)
+
+
+def ensure_bool_as_uint8(x: Array) -> Array:
+    """A bool array as uint8 (for ``view``)."""
+    import numpy as np_
+
+    return creation.astype(x, np_.uint8)
+
+
+def _byteswap(self: Array, inplace: bool = False) -> Array:
+    if inplace:
+        raise ValueError("Inplace byteswapping not supported.")
+    import numpy as np_
+
+    if self.dtype.itemsize == 1 or self.dtype == np_.bool_:
+        return self
+    as_bytes = _view(self, np_.uint8)
+    n = self.dtype.itemsize
+    swapped = manipulation.flip(shape.reshape(as_bytes, (*self.shape, n)), -1)
+    return _view(shape.reshape(swapped, (*self.shape[:-1], self.shape[-1] * n) if self.ndim else (n,)), self.dtype) if self.ndim else _view(swapped, self.dtype)
+
+
+def _tobytes(self: Array, order: str = "C") -> bytes:
+    return np.asarray(self).tobytes(order=order)  # type: ignore[arg-type]
+
+
+def _nonzero(self: Array, *, fill_value: Any = None, size: int | None = None) -> tuple[Array, ...]:
+    return indexing_funcs.nonzero(self, size=size, fill_value=fill_value)
+
+
+def _choose(self: Array, choices: Sequence[ArrayLike], out: None = None, mode: str = "raise") -> Array:
+    return indexing_funcs.choose(self, choices, out, mode)
+
+
+def _compress(self: Array, condition: ArrayLike, axis: int | None = None, *, out: None = None, size: int | None = None, fill_value: ArrayLike = 0) -> Array:
+    return indexing_funcs.compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
+
+
+def _searchsorted(self: Array, v: ArrayLike, side: str = "left", sorter: ArrayLike | None = None, *, method: str = "scan") -> Array:
+    return sorting.searchsorted(self, v, side, sorter, method=method)
+
+
+def _clip(self: Array, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Array:
+    return numeric.clip(self, min, max)
+
+
+def _device(self: Any) -> Any:
+    devices = self.devices()
+    return next(iter(devices)) if len(devices) == 1 else self.sharding
+
+
+def _to_device(self: Array, device: Any, *, stream: Any = None) -> Array:
+    if stream is not None:
+        raise NotImplementedError("stream argument of array.to_device()")
+    from jax_core._src.runtime.transfer import device_put
+
+    moved: Array = device_put(self, device)
+    return moved
+
+
+def _addressable_data(self: Any, index: int) -> Array:
+    shards: list[Any] = self._arrays
+    out: Array = shards[index]
+    return out
+
+
+class Shard:
+    """One shard of an array: its device, its index into the global array, and its data."""
+
+    __slots__ = ("device", "index", "replica_id", "data")
+
+    def __init__(self, device: Any, index: tuple[slice, ...], replica_id: int, data: Array) -> None:
+        self.device = device
+        self.index = index
+        self.replica_id = replica_id
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, data={self.data})"
+
+
+def _addressable_shards(self: Any) -> list[Shard]:
+    from jax_core._src.sharding import devices_indices_map
+
+    index_map = devices_indices_map(self._sharding, self.shape)
+    seen: dict[tuple[Any, ...], int] = {}
+    out: list[Shard] = []
+    for shard in self._arrays:
+        device = shard._sharding._device
+        index = index_map[device]
+        key = tuple((s.start, s.stop, s.step) for s in index)
+        replica = seen.get(key, 0)
+        seen[key] = replica + 1
+        out.append(Shard(device, index, replica, shard))
+    return out
+
+
+def _dlpack(self: Array, *args: Any, **kwargs: Any) -> Any:
+    return np.asarray(self).__dlpack__(*args, **kwargs)
+
+
+def _dlpack_device(self: Array) -> tuple[int, int]:
+    return np.asarray(self).__dlpack_device__()
+
+
+def _removed(name: str, hint: str) -> property:
+    def get(self: Any) -> Any:
+        raise AttributeError(f"arr.{name} has been removed; use {hint} instead.")
+
+    return property(get)
 
 
 def _reshape(self: Array, *args: Any, order: str = "C") -> Array:
@@ -114,7 +323,7 @@ METHODS: dict[str, Any] = {
     "reshape": _reshape,
     "transpose": _transpose,
     "T": property(lambda self: shape.transpose(self, None), doc="The transpose (axes reversed)."),
-    "mT": property(lambda self: shape.swapaxes(self, -1, -2), doc="The matrix transpose (last two axes swapped)."),
+    "mT": property(_mT, doc="The matrix transpose (last two axes swapped; needs ndim >= 2)."),
     "ravel": _ravel,
     "flatten": _ravel,
     "squeeze": _squeeze,
@@ -134,11 +343,54 @@ METHODS: dict[str, Any] = {
     "real": property(ufuncs.real, doc="The real part."),
     "imag": property(ufuncs.imag, doc="The imaginary part."),
     "at": property(lambda self: indexing.IndexUpdateHelper(self), doc="Functional updates: ``x.at[i].set(v)``."),
+    "std": reductions.std,
+    "var": reductions.var,
+    "ptp": reductions.ptp,
+    "cumsum": reductions.cumsum,
+    "cumprod": reductions.cumprod,
+    "clip": _clip,
+    "round": math.round,
+    "sort": sorting.sort,
+    "argsort": sorting.argsort,
+    "argpartition": sorting.argpartition,
+    "searchsorted": _searchsorted,
+    "take": indexing_funcs.take,
+    "repeat": manipulation.repeat,
+    "nonzero": _nonzero,
+    "choose": _choose,
+    "compress": _compress,
+    "diagonal": indexing_funcs.diagonal,
+    "trace": indexing_funcs.trace,
+    "view": _view,
+    "byteswap": _byteswap,
+    "tobytes": _tobytes,
+    "flat": property(_flat, doc="Not supported (as in JAX): use ``flatten()``."),
+    "__divmod__": _divmod,
+    "__rdivmod__": _rdivmod,
+    "__round__": _round_dunder,
+    "__contains__": _contains,
+    "__reversed__": _reversed,
+    "__copy__": _self_copy,
+    "__deepcopy__": _self_copy,
+    "__array_namespace__": _array_namespace,
 }
 """The methods, properties and operators every array and tracer has, by attribute name."""
 
 _TRACER_ONLY: dict[str, Any] = {"block_until_ready": _block_until_ready}
-_IMPL_ONLY: dict[str, Any] = {"copy": _copy}
+_IMPL_ONLY: dict[str, Any] = {
+    "copy": _copy,
+    "device": property(_device, doc="The device holding the array (its sharding if on several)."),
+    "committed": property(lambda self: bool(getattr(self, "_committed", True)), doc="Whether the array is committed to its device(s)."),
+    "is_fully_addressable": property(lambda self: True, doc="Whether this process holds every shard (always, single-process)."),
+    "to_device": _to_device,
+    "addressable_data": _addressable_data,
+    "addressable_shards": property(_addressable_shards, doc="The shards this process holds."),
+    "global_shards": property(_addressable_shards, doc="All shards (the addressable ones, single-process)."),
+    "device_buffer": _removed("device_buffer", "arr.addressable_data(0)"),
+    "device_buffers": _removed("device_buffers", "[s.data for s in arr.addressable_shards]"),
+    "__dlpack__": _dlpack,
+    "__dlpack_device__": _dlpack_device,
+}
 
 
 def install() -> None:

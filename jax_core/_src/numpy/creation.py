@@ -47,8 +47,10 @@ def _stack_nested(obj: Any, dtype: np.dtype[Any] | None) -> Array:
 def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin: int = 0) -> Array:
     """Creates an array from an array-like, or from nested lists/tuples of them (as ``numpy.array``)."""
     dt = user_dtype(dtype, "array")
-    if isinstance(object, str) or object is None:
-        raise TypeError(f"JAX arrays cannot be created from {type(object).__name__} values: {object!r}")
+    if isinstance(object, str):
+        raise TypeError(f"Value {object!r} with dtype {np.asarray(object).dtype} is not a valid JAX array type. Only arrays of numeric types are supported by JAX.")
+    if object is None:
+        raise TypeError("JAX arrays cannot be created from None; use jnp.asarray(np.nan) or an explicit value instead.")
     if _contains_array(object) and isinstance(object, (list, tuple)):
         out = _stack_nested(object, dt)
     elif isinstance(object, Array):
@@ -149,9 +151,11 @@ def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | N
 
 def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | None = None, dtype: DTypeLike | None = None) -> Array:
     """Evenly spaced values in ``[start, stop)``; the bounds must be concrete."""
-    for name, v in (("start", start), ("stop", stop), ("step", step)):
+    for name, v in (("stop" if stop is None else "start", start), ("stop", stop), ("step", step)):
         if isinstance(v, Tracer):
             v.concretization_error(f"It arose in the jnp.arange argument '{name}'.")
+        if v is not None and np.ndim(np.asarray(v)) != 0:
+            raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={np.asarray(v)}")
     dt = user_dtype(dtype, "arange")
     host_args = [np.asarray(v) for v in (start, stop, step) if v is not None]
     if stop is None and step is None:

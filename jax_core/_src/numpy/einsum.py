@@ -168,6 +168,13 @@ def einsum(
     check_arraylike("einsum", *ops)
     arrs = [ensure_array(a) for a in promote_dtypes(*ops)]
     labels, out_labels = _parse(spec, [a.shape for a in arrs])
+    sizes: dict[str, int] = {}
+    for k, (lab, a) in enumerate(zip(labels, arrs)):
+        for c, d in zip(lab, a.shape):
+            prev = sizes.setdefault(c, d)
+            if d != prev and 1 not in (d, prev):
+                raise ValueError(f"Size of label '{c}' for operand {k} ({prev}) does not match previous terms ({d}).")
+            sizes[c] = max(prev, d)
     work: list[tuple[Array, str]] = [_diagonalize(a, lab) for a, lab in zip(arrs, labels)]
     for step in _path(labels, out_labels, [a.shape for a in arrs], optimize):
         picked = [work[i] for i in step]

@@ -64,6 +64,8 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
             continue
         if _is_array_index(i) and not dtypes.issubdtype(ensure_dtype(i), np.integer):
             raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {ensure_dtype(i)} at position {len(items)}, indexer value {i}")
+        if isinstance(i, (float, complex, np.floating, np.complexfloating)):
+            raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {np.asarray(i).dtype}")
         if not (_is_scalar_index(i) or _is_array_index(i)):
             raise TypeError(f"Indexer must be an integer, slice, None, Ellipsis or array, got {i!r} of type {type(i)}")
         items.append(i)
@@ -72,7 +74,7 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
         raise IndexError("an index can only have a single ellipsis ('...')")
     used = sum(1 for i in items if i is not None and not isinstance(i, EllipsisType))
     if used > arr.ndim:
-        raise IndexError(f"Too many indices: {arr.ndim}-dimensional array indexed with {used} regular indices.")
+        raise IndexError(f"Too many indices: array is {arr.ndim}-dimensional, but {used} were indexed")
     fill: list[_IndexItem] = [slice(None)] * (arr.ndim - used)
     out: list[_IndexItem] = []
     for i in items:
@@ -96,11 +98,16 @@ def _scalar_int(i: Any) -> bool:
 
 def getitem(arr: ArrayLike, idx: Any) -> Array:
     """``arr[idx]`` with NumPy semantics (out-of-bounds array indices are clamped, as in JAX)."""
-    return _getitem(arr, idx, None)
+    return _getitem(arr, idx, _CLAMP)
 
 
-def _getitem(arr: ArrayLike, idx: Any, oob_fill: int | None) -> Array:
-    """``arr[idx]``; out-of-bounds array indices read ``oob_fill`` if given, else are clamped."""
+_CLAMP: Any = object()
+"""``oob_fill`` meaning: clamp out-of-bounds array indices (NumPy-style reads, as JAX's ``x[idx]``)."""
+
+
+def _getitem(arr: ArrayLike, idx: Any, oob_fill: Any) -> Array:
+    """``arr[idx]``; out-of-bounds array indices read ``oob_fill`` (``None``: the dtype's default
+    fill, NaN for floats) unless it is ``_CLAMP``, which clamps them."""
     x = ensure_array(arr)
     items = _normalize_index(x, idx)
     advanced = any(isinstance(i, (Array, np.ndarray)) and i.ndim > 0 for i in items)
@@ -153,9 +160,10 @@ def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Ar
     n = x.shape[dim]
     if isinstance(i, (int, np.integer)):
         k = int(i)
-        if not -n <= k < n:
-            raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
-        k %= n
+        if n == 0:
+            raise IndexError(f"index {k} is out of bounds for axis {dim} with size 0")
+        # Out-of-bounds static indices are clamped, as in JAX.
+        k = min(max(k + n if k < 0 else k, 0), n - 1)
         lo = [0] * x.ndim
         hi = list(x.shape)
         lo[dim], hi[dim] = k, k + 1
@@ -173,7 +181,7 @@ def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Ar
     return shape_ops.squeeze(slicing.dynamic_slice(x, starts, tuple(sizes)), (dim,))
 
 
-def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob_fill: int | None) -> Array:
+def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob_fill: Any) -> Array:
     dims = [d for d, _ in adv]
     index_arrays = [ensure_array(np.asarray(i) if not isinstance(i, Array) else i) for _, i in adv]
     index_arrays = [ensure_array(a) for a in promote_dtypes(*index_arrays)] if len(index_arrays) > 1 else index_arrays
@@ -196,7 +204,7 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob
         start_index_map=tuple(range(k)),
     )
     slice_sizes = (1,) * k + tuple(x.shape[r] for r in rest)
-    if oob_fill is None:
+    if oob_fill is _CLAMP:
         out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.CLIP)
     else:
         out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.FILL_OR_DROP, fill_value=oob_fill)
@@ -211,19 +219,21 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob
 # -- functional updates ----------------------------------------------------------------
 
 
-def _flat_positions(x: Array, idx: Any) -> Array:
-    """The flat positions in ``x`` that ``x[idx]`` selects, shaped like ``x[idx]``."""
+def _flat_positions(x: Array, idx: Any, clamp: bool = False) -> Array:
+    """The flat positions in ``x`` that ``x[idx]`` selects, shaped like ``x[idx]``; out-of-bounds
+    array indices give -1 (dropped by the scatter), or are clamped with ``clamp``."""
     positions = shape_ops.iota(dtypes.default_int_dtype() if x.size < 2**31 else np.dtype(np.int64), x.size)
-    return _getitem(jshape.reshape(positions, x.shape), idx, -1)
+    return _getitem(jshape.reshape(positions, x.shape), idx, _CLAMP if clamp else -1)
 
 
 _SCATTERS: dict[str, Callable[..., Array]] = {}
 
 
 def _scatter(x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None) -> Array:
+    slicing.GatherScatterMode.from_any(mode)  # JAX's ValueError for an unknown mode
     (vals,) = [ensure_array(v) for v in [values]]
     vals = lax.convert_element_type(vals, x.dtype) if vals.dtype != x.dtype else vals
-    positions = _flat_positions(x, idx)
+    positions = _flat_positions(x, idx, clamp=mode == "clip")
     vals = jshape.broadcast_to(vals, positions.shape)
     flat = jshape.ravel(x)
     pos = jshape.reshape(positions, (positions.size, 1))
@@ -249,9 +259,25 @@ class _IndexUpdateRef:
         self._array = array
         self._index = index
 
-    def get(self, *, mode: str | None = None, fill_value: ArrayLike | None = None) -> Array:
-        """``x[idx]``."""
-        return getitem(self._array, self._index)
+    def get(
+        self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None, fill_value: ArrayLike | None = None
+    ) -> Array:
+        """``x[idx]``; with ``mode="fill"`` out-of-bounds reads give ``fill_value`` (NaN for floats)."""
+        parsed = slicing.GatherScatterMode.from_any(mode)
+        if mode is None or parsed is not slicing.GatherScatterMode.FILL_OR_DROP:
+            return getitem(self._array, self._index)
+        fill = None if fill_value is None else complex(np.asarray(fill_value)) if np.iscomplexobj(np.asarray(fill_value)) else float(np.asarray(fill_value))
+        return _getitem(self._array, self._index, fill)
+
+    def power(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+        """A copy of ``x`` with ``x[idx] **= values`` (repeated indices compose: ``x ** (v1 * v2)``)."""
+        x = self._array
+        ones = jshape.broadcast_to(np.ones((), x.dtype), x.shape)
+        exponents = _scatter(ones, self._index, values, "multiply", mode)
+        touched = _scatter(ensure_array(np.zeros(x.shape, np.bool_)), self._index, np.bool_(True), "set", mode)
+        from jax_core._src.numpy.ufuncs import power
+
+        return lax.select(touched, power(x, exponents), x)
 
     def set(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] = values``."""

@@ -66,9 +66,12 @@ def _inexact(name: str, a: ArrayLike) -> Array:
     return x
 
 
+_SQUARE_NAMES = {"cholesky": "linalg.cholesky"}
+
+
 def _square(name: str, x: Array) -> None:
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"{name} requires the last two dimensions to be square; got shape {x.shape}")
+        raise ValueError(f"Argument to {_SQUARE_NAMES.get(name, name)} must have shape [..., n, n], got {x.shape}.")
 
 
 def _H(x: Array) -> Array:

@@ -605,7 +605,7 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: int | Sequence[int] |
         if sections <= 0:
             raise ValueError("number sections must be larger than 0.")
         if strict and n % sections:
-            raise ValueError("array split does not result in an equal division")
+            raise ValueError(f"array split does not result in an equal division: rest is {n % sections}")
         q, r = builtins.divmod(n, sections)
         sizes = [q + 1] * r + [q] * (sections - r)
         bounds = np.cumsum([0] + sizes)

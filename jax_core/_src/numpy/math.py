@@ -7,6 +7,7 @@ C++ jit fast path.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -137,7 +138,7 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.round is not supported.")
     x = ensure_array(a)
-    decimals = int(decimals)
+    decimals = operator.index(decimals)
     if x.dtype == np.bool_ or dtypes.issubdtype(x.dtype, np.integer):
         if decimals < 0:
             factor = _const(x, 10 ** (-decimals))

@@ -196,12 +196,12 @@ def minmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = F
     return min(a, axis, out, keepdims), max(a, axis, out, keepdims)
 
 
-def _count(x: Array, axes: tuple[int, ...], where: ArrayLike | None, keepdims: bool, dt: np.dtype[Any]) -> Array:
+def _count(x: Array, axes: tuple[int, ...], where: ArrayLike | None, keepdims: bool, dt: np.dtype[Any]) -> ArrayLike:
     if where is None:
         n = 1
         for i in axes:
             n *= x.shape[i]
-        return ensure_array(np.asarray(n, dt))
+        return np.asarray(n, dt)  # a literal: lax broadcasts rank-0 operands
     w = jshape.broadcast_to(lax.as_bool(where), x.shape)
     return sum(w, axis=axes, dtype=dt, keepdims=keepdims)
 
@@ -231,7 +231,8 @@ def mean(
     out_dt, compute = _mean_dtypes(x, dtype, "mean")
     total = sum(x, axes, compute, None, keepdims, None, where)
     n = _count(x, axes, where, keepdims, compute)
-    return lax.convert_element_type(lax.div(total, jshape.broadcast_to(n, total.shape)), out_dt)
+    out = lax.div(total, n)
+    return lax.convert_element_type(out, out_dt) if out.dtype != out_dt else out
 
 
 def var(
@@ -264,8 +265,9 @@ def var(
     real_dt = sq.dtype
     total = sum(sq, axes, None, None, keepdims, None, where)
     n = _count(x, axes, where, keepdims, real_dt)
-    denom = lax.sub(jshape.broadcast_to(n, total.shape), np.asarray(correction, real_dt))
-    return lax.convert_element_type(lax.div(total, denom), out_dt)
+    denom = np.asarray(n - correction, real_dt) if isinstance(n, np.ndarray) else lax.sub(n, np.asarray(correction, real_dt))
+    out = lax.div(total, denom)
+    return lax.convert_element_type(out, out_dt) if out.dtype != out_dt else out
 
 
 def _var_dtypes(x: Array, dtype: DTypeLike | None) -> tuple[np.dtype[Any], np.dtype[Any]]:

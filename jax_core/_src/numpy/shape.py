@@ -26,7 +26,7 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     known = 1
     unknown = [i for i, d in enumerate(dims) if not isinstance(d, Array) and int(d) == -1]
     if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
+        raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {tuple(dims)}")
     resolved = canonical_shape([1 if i in unknown else d for i, d in enumerate(dims)], "reshape")
     for d in resolved:
         known *= d
@@ -52,7 +52,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     arr = ensure_array(a)
     perm = tuple(reversed(range(arr.ndim))) if axes is None else tuple(canonicalize_axis(int(i), arr.ndim) for i in axes)
     if sorted(perm) != list(range(arr.ndim)):
-        raise ValueError(f"axes {tuple(axes or ())} don't match array of dimension {arr.ndim}")
+        raise TypeError(f"transpose permutation isn't a permutation of operand dimensions, got permutation {perm} for operand shape {arr.shape}.")
     if perm == tuple(range(arr.ndim)):
         return arr
     return shape_ops.transpose(arr, perm)
@@ -60,11 +60,12 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     """``a`` with two axes swapped."""
+    check_arraylike("swapaxes", a)
     arr = ensure_array(a)
-    perm = list(range(arr.ndim))
-    i, j = canonicalize_axis(axis1, arr.ndim), canonicalize_axis(axis2, arr.ndim)
-    perm[i], perm[j] = perm[j], perm[i]
-    return transpose(arr, perm)
+    # As JAX: NumPy indexing of the permutation raises IndexError for an axis out of range.
+    perm = np.arange(arr.ndim)
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return transpose(arr, [int(p) for p in perm])
 
 
 def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
@@ -103,7 +104,10 @@ def broadcast_to(a: ArrayLike, shape: ShapeLike) -> Array:
     if arr.shape == dims:
         return arr
     if len(dims) < arr.ndim or any(s not in (1, d) for s, d in zip(arr.shape, dims[len(dims) - arr.ndim:])):
-        raise ValueError(f"Incompatible shapes for broadcasting: {arr.shape} and requested shape {dims}")
+        raise ValueError(
+            f"Incompatible types for broadcasting: input type={arr.dtype.name}[{','.join(map(str, arr.shape))}] "
+            f"and requested type={arr.dtype.name}[{','.join(map(str, dims))}]"
+        )
     lead = len(dims) - arr.ndim
     squeezed = [i for i, s in enumerate(arr.shape) if s == 1 and dims[lead + i] != 1]
     if squeezed:
@@ -135,7 +139,7 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> Array:
     arrs = [ensure_array(a) for a in arrays]
     shapes = {a.shape for a in arrs}
     if len(shapes) != 1:
-        raise ValueError("All input arrays must have the same shape.")
+        raise ValueError(f"All input arrays must have the same shape. Got {', '.join(str(a.shape) for a in arrs)}.")
     ax = canonicalize_axis(axis, arrs[0].ndim + 1)
     return concatenate([expand_dims(a, ax) for a in arrs], ax)
 

@@ -74,7 +74,15 @@ ceil: UnaryFn = _one_to_one_unary("ceil", lambda x: _as_array(x) if _is_int_or_b
 negative: UnaryFn = _one_to_one_unary("negative", lax.neg)
 positive: UnaryFn = _one_to_one_unary("positive", lambda x: _as_array(x))
 sign: UnaryFn = _one_to_one_unary("sign", lax.sign)
-isfinite: UnaryFn = _one_to_one_unary("isfinite", lambda x: lax.is_finite(x) if not _is_int_or_bool(x) else lax.eq(x, x))
+def _isfinite(x: ArrayLike) -> Array:
+    if _is_int_or_bool(x):
+        return lax.eq(x, x)
+    if _is_complex(x):
+        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
+    return lax.is_finite(x)
+
+
+isfinite: UnaryFn = _one_to_one_unary("isfinite", _isfinite)
 logical_not: UnaryFn = _one_to_one_unary("logical_not", lambda x: lax.bitwise_not(lax.as_bool(x)))
 bitwise_not: UnaryFn = _one_to_one_unary("bitwise_not", lax.bitwise_not)
 invert: UnaryFn = bitwise_not
@@ -133,8 +141,9 @@ nextafter: BinaryFn = _one_to_one_binary("nextafter", lax.nextafter, inexact=Tru
 
 def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
     dt = get_aval(x).dtype
-    if dt == np.bool_:
-        raise TypeError("floor_divide does not accept dtype bool.")
+    if dt == np.bool_:  # as JAX: bools divide as the default integer type
+        x, y = lax.to_dtype(x, dtypes.default_int_dtype()), lax.to_dtype(y, dtypes.default_int_dtype())
+        dt = dtypes.default_int_dtype()
     if dtypes.issubdtype(dt, np.integer):
         # Round toward negative infinity: adjust C-style truncation where signs differ.
         zero = lax.to_dtype(0, dt, True)

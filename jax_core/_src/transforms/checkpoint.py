@@ -200,7 +200,7 @@ def _describe_residual(c: Any, inputs: Sequence[Any], names: Sequence[str]) -> s
         if c is x:
             return f"from the argument {name}"
     if isinstance(c, JaxprTracer):
-        eqn = c._trace.producer(c.var)  # pyright: ignore[reportPrivateUsage]  # the trace that made it
+        eqn = c._trace.producer(c.jaxpr_var)  # pyright: ignore[reportPrivateUsage]  # the trace that made it
         if eqn is not None:
             where = eqn.source_info.location() if isinstance(eqn.source_info, SourceInfo) else "<unknown>"
             return f"output of {eqn.primitive.name} from {where}"
