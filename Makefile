@@ -6,7 +6,7 @@
 #   make pytest       the test suite
 #   make typecheck    mypy and pyright, strict, on jax_core (also: make mypy / make pyright)
 #   make verifytypes  pyright --verifytypes jax_core must report 100% completeness
-#   make bench        bench/run.py; builds .venv-jax (real jax, the oracle) on first use
+#   make bench        bench/run.py and bench/typing_bench.py; builds .venv-jax (real jax) on first use
 #   make lint         ruff (not part of test)
 #   make venv         only the set-up
 
@@ -73,8 +73,10 @@ verifytypes: $(STAMP)
 	@echo "==> pyright --verifytypes jax_core"
 	@$(PY) tools/check_verifytypes.py
 
-bench: bench/run.py $(STAMP) $(JAX_STAMP)
+bench: bench/run.py bench/typing_bench.py $(STAMP) $(JAX_STAMP)
 	@$(PY) bench/run.py
+	@echo "==> type-checker speed on the typing corpus (bench/typing_bench.py)"
+	@$(PY) bench/typing_bench.py
 
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check .

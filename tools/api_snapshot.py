@@ -20,6 +20,8 @@ SNAPSHOT = ROOT / "api" / "public_api.txt"
 MODULES = [
     "jax_core",
     "jax_core.numpy",
+    "jax_core.numpy.linalg",
+    "jax_core.numpy.fft",
     "jax_core.lax",
     "jax_core.tree_util",
     "jax_core.tree",
@@ -27,6 +29,7 @@ MODULES = [
     "jax_core.errors",
     "jax_core.typing",
     "jax_core.sharding",
+    "jax_core.random",
 ]
 
 

@@ -5,8 +5,10 @@ The gradient of ``grad(f, argnums=i)`` has the type of ``f``'s ``i``-th paramete
 type system cannot index a parameter list, so each ``argnums`` value gets an overload that
 names the leading parameters with TypeVars (``T0`` .. ``T5``) and keeps the rest with a
 ParamSpec: ``Callable[Concatenate[T0, T1, P], ...] -> Callable[Concatenate[T0, T1, P], T1]``.
-That is one overload per ``argnums`` literal 0..5, per increasing tuple of them (63), and per
-``has_aux``; they are generated here rather than written by hand.
+That is one overload per ``argnums`` literal 0..5, per increasing tuple of up to three of them
+(41; pairs for the Jacobians), and per ``has_aux``; they are generated here rather than
+written by hand. Each overload costs checker time at every call (pyright tries them in order),
+so longer tuples are left to the fallback (bench/typing_bench.py measures the corpus).
 
     .venv/bin/python tools/gen_ad_signatures.py          # rewrite the module
     .venv/bin/python tools/gen_ad_signatures.py --check  # exit 1 if it is out of date
@@ -23,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "jax_core" / "_src" / "transforms" / "ad_signatures.py"
 MAX_ARGNUM = 5  # argnums 0..5, as the typed-surface issue asks
+MAX_TUPLE = 3  # tuples of up to three of them (longer ones: Any), for checker speed
+MAX_JAC_TUPLE = 2  # jacfwd/jacrev: pairs
 
 HEADER = '''\
 """The typed public ``grad``, ``value_and_grad``, ``jacfwd``, ``jacrev``, ``jacobian`` and
@@ -32,9 +36,9 @@ Each function is a thin entry point over its implementation in ``ad_api`` (same 
 same behaviour); what this module adds is the overloads, which give checkers:
 
 * ``grad(f, argnums=i)``: the gradient has the type of ``f``'s ``i``-th positional parameter
-  (for ``i`` in 0..{max_argnum}). A tuple of increasing argnums gives a tuple of those
-  parameter types. The differentiated parameters become positional-only (JAX requires them
-  positionally); the others keep their names.
+  (for ``i`` in 0..{max_argnum}); an increasing tuple of up to {max_tuple} of them gives a tuple
+  of those parameter types. The differentiated parameters become positional-only (JAX
+  requires them positionally); the others keep their names.
 * ``f`` must return an ``ArrayLike`` (a scalar at run time), or with ``has_aux=True`` a pair
   ``(ArrayLike, aux)``: forgetting ``has_aux`` on a function returning a tuple is an error.
   With ``has_aux=True`` the result is ``(gradient, aux)``.
@@ -42,12 +46,13 @@ same behaviour); what this module adds is the overloads, which give checkers:
   ``((value, aux), gradient)``.
 * ``jacfwd``/``jacrev`` of a function returning one ``Array``: the Jacobian is structured like
   the differentiated parameter, with arrays as leaves, so it has that parameter's type, as a
-  gradient does (``(jacobian, aux)`` with ``has_aux``). ``hessian`` keeps the parameters.
+  gradient does (``(jacobian, aux)`` with ``has_aux``; argnums an int or an increasing
+  pair). ``hessian`` keeps the parameters.
 
-Anything else (argnums beyond {max_argnum} or not a literal, unordered tuples, Jacobians of
-other outputs, Hessians) keeps the function's parameters and returns ``Any``. ``has_aux`` must
-be a literal ``True``/``False`` (as for JAX's own ``vjp``), so that ``has_aux=True`` on a
-function that does not return a pair is an error.
+Anything else (argnums beyond {max_argnum} or not a literal, other tuples, Jacobians of other
+outputs, Hessians) keeps the function's parameters and returns ``Any``. ``has_aux`` must be a
+literal ``True``/``False`` (as for JAX's own ``vjp``), so that ``has_aux=True`` on a function
+that does not return a pair is an error.
 
 The parameter TypeVars are bound to ``Any`` so that a lambda (``grad(lambda p: loss(p, x))``)
 gets ``Any`` parameters instead of an unsolved TypeVar, on which a checker would reject every
@@ -157,9 +162,9 @@ class _Spec:
         return f"tuple[{', '.join(f'T{i}' for i in self.nums)}]"
 
 
-def _specs() -> list[_Spec]:
+def _specs(max_tuple: int = MAX_TUPLE) -> list[_Spec]:
     out = [_Spec((i,), True) for i in range(MAX_ARGNUM + 1)]
-    for k in range(1, MAX_ARGNUM + 2):
+    for k in range(1, max_tuple + 1):
         out += [_Spec(c, False) for c in itertools.combinations(range(MAX_ARGNUM + 1), k)]
     return out
 
@@ -186,8 +191,10 @@ def _grad_like(name: str, *, value: bool = False, jac: bool = False) -> list[str
         tail = "holomorphic: bool = False, allow_int: bool = False"
     out_t = "Array" if jac else "ArrayLike"
     lines: list[str] = []
-    for aux in (False, True):
-        for spec in _specs():
+    # Checkers try overloads in order, so the common forms come first: each argnums value
+    # without, then with has_aux; ints before tuples, short tuples before long ones.
+    for spec in _specs(MAX_JAC_TUPLE if jac else MAX_TUPLE):
+        for aux in (False, True):
             prefix = _params(spec.prefix())
             fun_ret = f"tuple[{out_t}, Aux]" if aux else out_t
             g = spec.gradient()
@@ -250,7 +257,7 @@ def _grad_like(name: str, *, value: bool = False, jac: bool = False) -> list[str
 
 def render() -> str:
     typevars = "\n".join(f'T{i} = TypeVar("T{i}", bound=Any)' for i in range(MAX_ARGNUM + 1))
-    parts = [HEADER.format(max_argnum=MAX_ARGNUM, typevars=typevars)]
+    parts = [HEADER.format(max_argnum=MAX_ARGNUM, max_tuple=MAX_TUPLE, typevars=typevars)]
     parts.append("# fmt: off")
     for block in (
         _grad_like("grad"),

@@ -14,6 +14,7 @@ from typing import TypeAlias as _TypeAlias
 import numpy as _np
 
 from jax_core._src.basearray import Array as _Array
+from jax_core._src.numpy.scalar_types import ScalarType as _ScalarType
 
 from jax_core._src.numpy.misc import ComplexWarning as ComplexWarning
 from jax_core._src.numpy.ufuncs import abs as abs
@@ -433,7 +434,7 @@ inf: float = _np.inf
 """Positive infinity."""
 nan: float = _np.nan
 """Not a number."""
-bool = bool_  # noqa: A001
+bool: _ScalarType = bool_  # noqa: A001
 """The boolean scalar type, ``jnp.bool`` (the same object as ``jnp.bool_``)."""
 
 newaxis: None = None

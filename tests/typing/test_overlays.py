@@ -119,8 +119,19 @@ def _runtime_params(fn: Any) -> list[tuple[str, str, object]]:
     return [(p.name, p.kind.name, p.default) for p in params]
 
 
+# Installed, but left out of the static surface on purpose: using them is a type error.
+UNDECLARED = {
+    "flat": "raises NotImplementedError, as in JAX",
+    "device_buffer": "removed from JAX; raises AttributeError",
+    "device_buffers": "removed from JAX; raises AttributeError",
+}
+
+
 @pytest.mark.parametrize("name", sorted(INSTALLED))
 def test_installed_methods_match_their_declarations(name: str) -> None:
+    if name in UNDECLARED:
+        assert name not in DECLARED, f"Array.{name} is declared, but {UNDECLARED[name]}"
+        return
     assert name in DECLARED, f"Array.{name} is installed at run time but not declared in basearray.py"
     value = INSTALLED[name]
     node = DECLARED[name]

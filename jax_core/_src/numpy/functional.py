@@ -182,6 +182,16 @@ class ufunc:
         add.reduce(jnp.arange(5))   # Array(10, dtype=int32)
     """
 
+    nin: int
+    """The number of inputs."""
+    nout: int
+    """The number of outputs."""
+    nargs: int
+    """The number of arguments."""
+    identity: Any
+    """The identity of ``reduce`` (``None`` if there is none)."""
+    __name__: str
+
     def __init__(
         self,
         func: Callable[..., Any],
@@ -203,7 +213,7 @@ class ufunc:
         self.nout = int(nout)
         self.nargs = int(nargs if nargs is not None else nin)
         self.identity = identity
-        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self.__name__ = str(name or getattr(func, "__name__", "ufunc"))
         self._call = call or vectorize(func)
         self._reduce = reduce
         self._accumulate = accumulate

@@ -64,8 +64,9 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
             continue
         if _is_array_index(i) and not dtypes.issubdtype(ensure_dtype(i), np.integer):
             raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {ensure_dtype(i)} at position {len(items)}, indexer value {i}")
-        if isinstance(i, (float, complex, np.floating, np.complexfloating)):
-            raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {np.asarray(i).dtype}")
+        if isinstance(i, (float, complex, np.inexact)):
+            kind = dtypes.dtype(i)
+            raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {kind}")
         if not (_is_scalar_index(i) or _is_array_index(i)):
             raise TypeError(f"Indexer must be an integer, slice, None, Ellipsis or array, got {i!r} of type {type(i)}")
         items.append(i)

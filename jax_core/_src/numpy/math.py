@@ -18,6 +18,7 @@ from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax.bitcast import bitcast_convert_type
 from jax_core._src.numpy import ufuncs
+from jax_core._src.numpy.ufuncs import BinaryFn, UnaryFn
 from jax_core._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -640,14 +641,14 @@ def _i0e(x: Array) -> Array:
     return lax.select(lax.le(x, _const(x, 8)), small, large)
 
 
-acos = ufuncs.arccos
-acosh = ufuncs.arccosh
-asin = ufuncs.arcsin
-asinh = ufuncs.arcsinh
-atan = ufuncs.arctan
-atanh = ufuncs.arctanh
-atan2 = ufuncs.arctan2
-bitwise_invert = ufuncs.bitwise_not
-bitwise_left_shift = ufuncs.left_shift
-bitwise_right_shift = ufuncs.right_shift
-pow = ufuncs.power
+acos: UnaryFn = ufuncs.arccos
+acosh: UnaryFn = ufuncs.arccosh
+asin: UnaryFn = ufuncs.arcsin
+asinh: UnaryFn = ufuncs.arcsinh
+atan: UnaryFn = ufuncs.arctan
+atanh: UnaryFn = ufuncs.arctanh
+atan2: BinaryFn = ufuncs.arctan2
+bitwise_invert: UnaryFn = ufuncs.bitwise_not
+bitwise_left_shift: BinaryFn = ufuncs.left_shift
+bitwise_right_shift: BinaryFn = ufuncs.right_shift
+pow: BinaryFn = ufuncs.power  # noqa: A001

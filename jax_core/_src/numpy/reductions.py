@@ -231,8 +231,8 @@ def mean(
     out_dt, compute = _mean_dtypes(x, dtype, "mean")
     total = sum(x, axes, compute, None, keepdims, None, where)
     n = _count(x, axes, where, keepdims, compute)
-    out = lax.div(total, n)
-    return lax.convert_element_type(out, out_dt) if out.dtype != out_dt else out
+    res = lax.div(total, n)
+    return lax.convert_element_type(res, out_dt) if res.dtype != out_dt else res
 
 
 def var(
@@ -266,8 +266,8 @@ def var(
     total = sum(sq, axes, None, None, keepdims, None, where)
     n = _count(x, axes, where, keepdims, real_dt)
     denom = np.asarray(n - correction, real_dt) if isinstance(n, np.ndarray) else lax.sub(n, np.asarray(correction, real_dt))
-    out = lax.div(total, denom)
-    return lax.convert_element_type(out, out_dt) if out.dtype != out_dt else out
+    res = lax.div(total, denom)
+    return lax.convert_element_type(res, out_dt) if res.dtype != out_dt else res
 
 
 def _var_dtypes(x: Array, dtype: DTypeLike | None) -> tuple[np.dtype[Any], np.dtype[Any]]:

@@ -3,6 +3,7 @@
 import abc
 import numpy as np
 from collections.abc import Iterator, Sequence
+from jax_core._src.numpy.array_methods import Shard as Shard
 from jax_core._src.numpy.indexing import IndexUpdateHelper as IndexUpdateHelper
 from jax_core._src.sharding import Device as Device, Sharding as Sharding
 from jax_core._src.typing import ArrayLike as ArrayLike, DTypeLike as DTypeLike
@@ -125,7 +126,7 @@ class Array(abc.ABC, metaclass=abc.ABCMeta):
     def at(self) -> IndexUpdateHelper:
         """Functional updates: ``x.at[i].set(v)`` returns an updated copy (also ``add``,
             ``subtract``, ``multiply``, ``divide``, ``min``, ``max``, ``apply``, ``get``)."""
-    def astype(self, dtype: DTypeLike) -> Array:
+    def astype(self, dtype: DTypeLike | None, copy: bool = False, device: Device | Sharding | None = None) -> Array:
         """The array converted to ``dtype``."""
     @overload
     def reshape(self, shape: Sequence[SupportsIndex], /, *, order: str = 'C') -> Array: ...
@@ -167,3 +168,74 @@ class Array(abc.ABC, metaclass=abc.ABCMeta):
         """The complex conjugate."""
     def conjugate(self) -> Array:
         """The complex conjugate."""
+    def std(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False, *, where: ArrayLike | None = None, correction: int | float | None = None) -> Array:
+        """The standard deviation over ``axis``."""
+    def var(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False, *, where: ArrayLike | None = None, correction: int | float | None = None) -> Array:
+        """The variance over ``axis``."""
+    def ptp(self, axis: int | Sequence[int] | None = None, out: None = None, keepdims: bool = False) -> Array:
+        """Peak to peak (max - min) over ``axis``."""
+    def cumsum(self, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+        """The cumulative sum along ``axis`` (of the flattened array by default)."""
+    def cumprod(self, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+        """The cumulative product along ``axis`` (of the flattened array by default)."""
+    def clip(self, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Array:
+        """The array limited to ``[min, max]``."""
+    def round(self, decimals: int = 0, out: None = None) -> Array:
+        """The array rounded to ``decimals`` decimal places (halves to even)."""
+    def sort(self, axis: int | None = -1, *, kind: None = None, order: None = None, stable: bool = True, descending: bool = False) -> Array:
+        """A sorted copy along ``axis``."""
+    def argsort(self, axis: int | None = -1, *, kind: None = None, order: None = None, stable: bool = True, descending: bool = False, dtype: DTypeLike | None = None) -> Array:
+        """The indices that sort the array along ``axis``."""
+    def argpartition(self, kth: int, axis: int = -1) -> Array:
+        """Indices that partition the array around its ``kth`` element."""
+    def searchsorted(self, v: ArrayLike, side: str = 'left', sorter: ArrayLike | None = None, *, method: str = 'scan') -> Array:
+        """Insertion indices of ``v`` into this sorted 1-D array."""
+    def take(self, indices: ArrayLike, axis: int | None = None, out: None = None, mode: str | None = None, unique_indices: bool = False, indices_are_sorted: bool = False, fill_value: ArrayLike | None = None) -> Array:
+        """Elements at ``indices`` along ``axis`` (``jnp.take``)."""
+    def repeat(self, repeats: ArrayLike, axis: int | None = None, *, total_repeat_length: int | None = None) -> Array:
+        """Each element repeated ``repeats`` times along ``axis``."""
+    def nonzero(self, *, fill_value: ArrayLike | Sequence[ArrayLike] | None = None, size: int | None = None) -> tuple[Array, ...]:
+        """Indices of the nonzero elements (``size`` is required under transformations)."""
+    def choose(self, choices: Sequence[ArrayLike], out: None = None, mode: str = 'raise') -> Array:
+        """``choices[self[i]][i]`` elementwise."""
+    def compress(self, condition: ArrayLike, axis: int | None = None, *, out: None = None, size: int | None = None, fill_value: ArrayLike = 0) -> Array:
+        """The slices along ``axis`` where ``condition`` is true."""
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+        """The diagonal in the ``axis1``/``axis2`` plane."""
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None, out: None = None) -> Array:
+        """The sum along the diagonal."""
+    def view(self, dtype: DTypeLike | None = None, type: None = None) -> Array:
+        """The same bits reinterpreted as ``dtype``."""
+    def byteswap(self, inplace: bool = False) -> Array:
+        """The array with the bytes of each element reversed."""
+    def tobytes(self, order: str = 'C') -> bytes:
+        """The raw bytes of the value."""
+    @property
+    def device(self) -> Device | Sharding:
+        """The device holding the array, or its sharding if it spans several."""
+    def to_device(self, device: Device | Sharding, *, stream: int | None = None) -> Array:
+        """A copy of the array on ``device``."""
+    @property
+    def committed(self) -> bool:
+        """Whether the array is committed to its device(s)."""
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every shard (always, single-process)."""
+    def addressable_data(self, index: int) -> Array:
+        """The data of the ``index``-th shard this process holds."""
+    @property
+    def addressable_shards(self) -> list[Shard]:
+        """The shards this process holds."""
+    @property
+    def global_shards(self) -> list[Shard]:
+        """All shards (the addressable ones, single-process)."""
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    def __divmod__(self, other: Any) -> tuple[Array, Array]: ...
+    def __rdivmod__(self, other: Any) -> tuple[Array, Array]: ...
+    def __round__(self, ndigits: int | None = None) -> Array: ...
+    def __contains__(self, other: Any) -> Array: ...
+    def __reversed__(self) -> Iterator[Array]: ...
+    def __copy__(self, memo: Any = None) -> Array: ...
+    def __deepcopy__(self, memo: Any = None) -> Array: ...
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any: ...

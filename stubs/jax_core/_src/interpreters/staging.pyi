@@ -30,7 +30,7 @@ class JaxprTracer(Tracer):
     """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``)."""
     _trace: JaxprTrace
     _aval: ShapedArray
-    var: Var
+    jaxpr_var: Var
     def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None: ...
     @property
     def aval(self) -> ShapedArray:
