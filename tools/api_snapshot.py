@@ -29,7 +29,6 @@ MODULES = [
     "jax_core.errors",
     "jax_core.typing",
     "jax_core.sharding",
-    "jax_core.random",
 ]
 
 
