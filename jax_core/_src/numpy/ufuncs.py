@@ -177,8 +177,27 @@ def _power(x: ArrayLike, y: ArrayLike) -> Array:
             if exponent < 0:
                 raise ValueError("Integers to negative integer powers are not allowed.")
             return lax.integer_pow(x, exponent)
-        raise NotImplementedError("jnp.power with an integer base and an array exponent is not implemented yet")
+        if dt == np.bool_:  # as JAX: bools raise to powers as the default integer type
+            x, y = lax.to_dtype(x, dtypes.default_int_dtype()), lax.to_dtype(y, dtypes.default_int_dtype())
+        return _pow_int_int(x, y)
     return lax.pow(x, y)
+
+
+def _pow_int_int(x: ArrayLike, y: ArrayLike) -> Array:
+    """Integer power by binary exponentiation over 6 exponent bits (larger exponents overflow
+    every base above 1), as JAX's ``_pow_int_int``."""
+    from jax_core._src.numpy.shape import broadcast_shapes, broadcast_to
+
+    shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
+    base, exp = broadcast_to(_as_array(x), shape), broadcast_to(_as_array(y), shape)
+    dt = base.dtype
+    zero, one = np.zeros((), dt), np.ones((), dt)
+    acc = lax.select(lax.bitwise_and(lax.eq(base, zero), lax.ne(exp, zero)), broadcast_to(zero, shape), broadcast_to(one, shape))
+    for _ in range(6):
+        acc = lax.select(lax.ne(lax.bitwise_and(exp, one), zero), lax.mul(acc, base), acc)
+        base = lax.mul(base, base)
+        exp = lax.shift_right_logical(exp, broadcast_to(one, shape))
+    return acc
 
 
 def _is_bool(x: ArrayLike) -> bool:
