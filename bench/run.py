@@ -36,6 +36,7 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("mlp_train_compile", "(f) trace+compile of that train step", "ms", 0.8),
     ("per_example_grads", "(g) jit(vmap(grad)) per-example grads", "us/call", 1 / 0.98),
     ("rnn_scan_compile", "(h) compile grad of 100-step scan RNN", "ms", 1.0),
+    ("random_normal", "(r) jit random.normal, 1e7 f32", "ms/call", 1 / 0.98),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -46,6 +47,7 @@ AGGREGATE = {
     "mlp_train_compile": "median",
     "per_example_grads": "min",
     "rnn_scan_compile": "median",
+    "random_normal": "min",
 }
 
 

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from bench import workloads_transforms as _transforms
+from bench import workloads_random as _random
 
 # How each workload's samples are reduced to one number (see bench/run.py).
-AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median", **_transforms.AGGREGATE}
+AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median", **_transforms.AGGREGATE, **_random.AGGREGATE}
 
 
 def _timed_batches(
@@ -145,6 +146,7 @@ WORKLOADS: dict[str, Callable[..., list[float]]] = {
     "mlp20_compile": mlp20_compile,
 }
 WORKLOADS.update(_transforms.WORKLOADS)
+WORKLOADS.update(_random.WORKLOADS)
 
 
 def run(

@@ -49,5 +49,6 @@ from jax_core import dtypes as dtypes
 from jax_core import errors as errors
 from jax_core import typing as typing
 from jax_core import sharding as sharding
+from jax_core import random as random
 
 del _JAXLIB_VERSION, _dispatch, _array_methods, _default_device

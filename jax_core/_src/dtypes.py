@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Self, TypeAlias, TypeGuar
 
 import ml_dtypes
 import numpy as np
+from typing_extensions import TypeIs
 
 from jax_core._src import config
 from jax_core._src.typing import Array, DType, DTypeLike
@@ -65,6 +66,7 @@ __all__ = [
     "int2",
     "int4",
     "int_",
+    "is_extended_dtype",
     "is_python_scalar",
     "is_weakly_typed",
     "isdtype",
@@ -134,6 +136,12 @@ class ExtendedDType(abc.ABC):
     def name(self) -> str:
         """The dtype's name, as printed in jaxprs."""
         return str(self)
+
+
+def is_extended_dtype(dtype: object) -> TypeIs[ExtendedDType]:
+    """Whether ``dtype`` is an extended dtype (a PRNG key dtype, ...): the layers below
+    tracing then defer to its ``_rules`` (physical representation, result handling)."""
+    return isinstance(dtype, ExtendedDType)
 
 
 # ---------------------------------------------------------------------------

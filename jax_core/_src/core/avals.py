@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, SupportsIndex
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast
 
 import numpy as np
 from typing_extensions import TypeIs
@@ -141,7 +141,8 @@ class ShapeDtypeStruct:
         weak_type: bool = False,
     ) -> None:
         self.shape = tuple(int(d) for d in shape)
-        self.dtype = dtypes.canonicalize_dtype(dtype)
+        # Extended dtypes (PRNG keys) are allowed, as in JAX; avals annotate dtypes as NumPy's.
+        self.dtype = cast("np.dtype[Any]", dtypes.canonicalize_dtype(dtype, allow_extended_dtype=True))
         self.sharding = sharding
         self.weak_type = weak_type
 

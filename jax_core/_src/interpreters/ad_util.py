@@ -38,7 +38,10 @@ TransposeRule: TypeAlias = Callable[..., Sequence[Any]]
 
 
 def tangent_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    """The dtype of tangents for values of ``dtype``: ``float0`` for integers and bools."""
+    """The dtype of tangents for values of ``dtype``: ``float0`` for integers, bools and
+    extended dtypes (PRNG keys)."""
+    if dtypes.is_extended_dtype(dtype):
+        return dtypes.float0
     if dtype == np.bool_ or dtypes.issubdtype(dtype, np.integer) or dtype == dtypes.float0:
         return dtypes.float0
     return dtype
@@ -98,6 +101,8 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     """A materialised zero array of ``aval`` (a NumPy ``float0`` array for float0)."""
     if aval.dtype == dtypes.float0:
         return np.zeros(aval.shape, dtypes.float0)
+    if dtypes.is_extended_dtype(aval.dtype):  # e.g. PRNG keys: keys with all-zero data
+        return aval.dtype._rules.zeros(aval)  # pyright: ignore[reportPrivateUsage]
     from jax_core._src.lax.shape_ops import broadcast_in_dim
 
     return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())

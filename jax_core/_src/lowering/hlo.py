@@ -8,6 +8,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type, dtype_to_ir_type
@@ -37,7 +38,13 @@ def _dense_attr(val: np.ndarray[Any, Any]) -> ir.DenseElementsAttr:
 
 
 def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value[ir.Type]:
-    """A StableHLO constant; a uniform array is a scalar constant broadcast to its shape."""
+    """A StableHLO constant; a uniform array is a scalar constant broadcast to its shape.
+
+    A value of an extended dtype (a PRNG key array) is the constant of its data.
+    """
+    ext = getattr(val, "dtype", None)
+    if dtypes.is_extended_dtype(ext):
+        val = ext._rules.physical_const(val)  # pyright: ignore[reportPrivateUsage]
     arr = np.asarray(val, dtype=dtype)
     if arr.ndim > 0 and arr.size > 1:
         first = arr.reshape(-1)[:1]

@@ -9,6 +9,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib.mlir import chlo, hlo, ir, mhlo, register_dialects, sdy
 
@@ -86,5 +87,7 @@ def dtype_to_ir_type(dtype: np.dtype[Any]) -> ir.Type:
 
 
 def aval_to_ir_type(aval: ShapedArray) -> ir.RankedTensorType:
-    """The tensor type of an aval."""
+    """The tensor type of an aval (an extended dtype's, e.g. a PRNG key's, is its data's)."""
+    if dtypes.is_extended_dtype(aval.dtype):
+        aval = aval.dtype._rules.physical_aval(aval)  # pyright: ignore[reportPrivateUsage]
     return ir.RankedTensorType.get(list(aval.shape), dtype_to_ir_type(aval.dtype))

@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jax_core._src.core.primitive import LowerRule
 from jax_core._src.lib.mlir import func, ir
 from jax_core._src.lowering import hlo
 from jax_core._src.lowering.ir_types import aval_to_ir_type, make_ir_context
@@ -46,7 +48,7 @@ def lower_jaxpr_body(
     for v, x in zip(jaxpr.invars, args, strict=True):
         env[v] = x
     for eqn in jaxpr.eqns:
-        rule = eqn.primitive.rules.lower
+        rule = _lowering_rule(eqn)
         if rule is None:
             raise NotImplementedError(f"MLIR translation rule for primitive '{eqn.primitive.name}' not found")
         ctx = LoweringRuleContext([a.aval for a in eqn.invars], [v.aval for v in eqn.outvars])
@@ -57,6 +59,17 @@ def lower_jaxpr_body(
         for v, x in zip(eqn.outvars, outs):
             env[v] = x
     return [read(a) for a in jaxpr.outvars]
+
+
+def _lowering_rule(eqn: JaxprEqn) -> LowerRule | None:
+    """The primitive's rule, or the one an extended dtype (a PRNG key) among its avals gives."""
+    rule = eqn.primitive.rules.lower
+    for v in (*eqn.invars, *eqn.outvars):
+        dt = v.aval.dtype
+        if dtypes.is_extended_dtype(dt):
+            ext_rule: LowerRule | None = dt._rules.lowering_rule(eqn, rule)  # pyright: ignore[reportPrivateUsage]
+            return ext_rule
+    return rule
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,7 +11,7 @@ from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
-from jax_core._src.numpy.util import check_arraylike, promote_dtypes, promote_dtypes_inexact
+from jax_core._src.numpy.util import check_arraylike, check_for_prngkeys, promote_dtypes, promote_dtypes_inexact
 from jax_core._src.transforms.jit import make_jit
 from jax_core._src.typing import ArrayLike
 
@@ -42,6 +42,7 @@ def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> Unary
 def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> BinaryFn:
     def fn(x: ArrayLike, y: ArrayLike, /) -> Array:
         check_arraylike(name, x, y)
+        check_for_prngkeys(name, x, y)
         a, b = promote_dtypes_inexact(x, y) if inexact else promote_dtypes(x, y)
         return op(a, b)
 

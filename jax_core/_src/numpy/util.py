@@ -44,11 +44,23 @@ def check_arraylike(fun_name: str, *args: object) -> None:
             raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position {pos}.")
 
 
+def check_for_prngkeys(fun_name: str, *args: ArrayLike) -> None:
+    """JAX's error for PRNG key arrays mixed with other dtypes (``add does not accept dtypes
+    key<fry>, int32.``); keys of one dtype go on to lax, which rejects arithmetic."""
+    arg_dtypes = [get_aval(a).dtype for a in args]
+    if len(set(arg_dtypes)) < 2:
+        return
+    if any(dtypes.issubdtype(dt, dtypes.prng_key) for dt in arg_dtypes):
+        raise TypeError(f"{fun_name} does not accept dtypes {', '.join(map(str, arg_dtypes))}.")
+
+
 def promote_dtypes(*args: ArrayLike) -> list[ArrayLike]:
     """Converts arguments to their common dtype under JAX's promotion lattice (weak types kept)."""
     if len(args) < 2:
         return list(args)
     pairs = [(get_aval(a).dtype, dtypes.is_weakly_typed(a) if not isinstance(a, (Tracer, Array)) else get_aval(a).weak_type) for a in args]
+    if dtypes.is_extended_dtype(pairs[0][0]) and all(dt == pairs[0][0] for dt, _ in pairs):
+        return list(args)  # extended dtypes (PRNG keys) take no part in promotion
     to_dtype, weak = dtypes.lattice_result_type(*pairs)
     return [lax.to_dtype(a, to_dtype, weak) for a in args]
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib import jax_ext, xla_client
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
@@ -53,15 +55,22 @@ class Executable:
         return {str(k): float(v) for k, v in dict(cast(Mapping[str, Any], raw)).items()}
 
 
+def _result_handler(aval: ShapedArray, sharding: CppSharding) -> object:
+    """Builds an output array from its buffer; an extended dtype's (a PRNG key's) wraps its data."""
+    if dtypes.is_extended_dtype(aval.dtype):
+        rules: Any = aval.dtype._rules  # pyright: ignore[reportPrivateUsage]
+        physical = jax_ext.array_result_handler(rules.physical_aval(aval), sharding, False)
+        return physical.wrap(functools.partial(rules.wrap, aval))
+    return jax_ext.array_result_handler(aval, sharding, False)
+
+
 def compile_module(lowered: LoweredModule, device: Device | None = None) -> Executable:
     """Compiles a lowered module for one device."""
     dev = client.default_device() if device is None else device
     options = cast(CompileOptions, _xc.CompileOptions())
     loaded = client.backend().compile_and_load(lowered.module, client.device_list((dev,)), options)
     sharding = client.single_device_sharding(dev)
-    handlers: tuple[object, ...] = tuple(
-        jax_ext.array_result_handler(a, sharding, False) for a in lowered.out_avals
-    )
+    handlers: tuple[object, ...] = tuple(_result_handler(a, sharding) for a in lowered.out_avals)
     return Executable(
         loaded,
         lowered.in_avals,

@@ -25,7 +25,7 @@ from typing import Any, Final, overload
 
 import numpy as np
 
-from jax_core._src import config
+from jax_core._src import config, dtypes
 from jax_core._src import lib as _lib
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
@@ -240,7 +240,8 @@ def device_get(x: Any) -> Any:
         if type(leaf) is ArrayImpl and leaf._npy_value is None and not leaf.is_deleted():
             with contextlib.suppress(Exception):  # best effort: only a prefetch
                 leaf._copy_single_device_array_to_host_async()
-    out = [np.asarray(leaf) if isinstance(leaf, Array) else leaf for leaf in leaves]
+    # Arrays of extended dtypes (PRNG keys) have no NumPy form: they are returned as they are.
+    out = [np.asarray(leaf) if isinstance(leaf, Array) and not dtypes.is_extended_dtype(leaf.dtype) else leaf for leaf in leaves]
     return tree_unflatten(treedef, out)
 
 
@@ -279,6 +280,9 @@ def to_device_input(x: Any) -> Any:
     """
     if type(x) is ArrayImpl:
         return ensure_single_device(x)
+    dtype = getattr(x, "dtype", None)
+    if dtypes.is_extended_dtype(dtype):  # e.g. a PRNG key array: its data
+        return to_device_input(dtype._rules.physical_const(x))  # pyright: ignore[reportPrivateUsage]
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
         return to_device_input(jax_array())

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar, cast
 
 import numpy as np
 
-from jax_core._src import config
+from jax_core._src import config, dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr
@@ -294,6 +294,9 @@ class _JitFunction:
         exe = entry.executable
         assert exe is not None
         out_flat = exe.call([to_device_input(x) for x in leaves])
+        if any(dtypes.is_extended_dtype(a.dtype) for a in (*exe.in_avals, *exe.out_avals)):
+            # Key arrays (extended dtypes) are Python objects the C++ path cannot build or read.
+            return tree_unflatten(entry.out_tree, out_flat), None, False
         sharding = exe.out_shardings
         fastpath = _FastpathData(
             exe.loaded,
