@@ -172,11 +172,13 @@ class SupportsJaxArray(Protocol):
         ...
 
 
+# NumPy's generic classes are left unparameterized (their parameters default to Any) so that
+# ``isinstance(v, ArrayLike)`` works, at run time and for checkers.
 ArrayLike: TypeAlias = (
     Array
-    | np.ndarray[Any, Any]
+    | np.ndarray
     | np.bool_
-    | np.number[Any]
+    | np.number
     | bool
     | int
     | float
@@ -184,6 +186,7 @@ ArrayLike: TypeAlias = (
     | SupportsJaxArray
 )
 """What array parameters accept. Lists, tuples, strings and None are rejected, as in JAX.
+``isinstance(v, ArrayLike)`` tells whether ``v`` is one.
 
 Example::
 

@@ -75,3 +75,12 @@ assert names == ["float32", "float32", "bfloat16", "float32"]
 assert info == (4, (2, 3)) and zeros[1].shape == (2, 3) and zeros[3].shape == ()
 assert arrays[-1].dtype == np.float16 and casts[0].dtype == np.float16
 assert key.shape == (2,) and meta["shape"] == (2, 3)
+
+
+# isinstance with ArrayLike: checks what a parameter typed ArrayLike accepts
+def as_array_or_none(v: object) -> Array | None:
+    return jnp.asarray(v) if isinstance(v, ArrayLike) else None
+
+
+assert as_array_or_none(1.5) is not None and as_array_or_none(np.ones(2)) is not None
+assert as_array_or_none([1.0]) is None and as_array_or_none("a") is None
