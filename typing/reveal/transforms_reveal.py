@@ -45,6 +45,14 @@ def row_norm(r: Array) -> Array:
 
 assert_type(row_norm(xs), Array)
 
+
+def rank(r: Array) -> int:
+    return 1
+
+
+# Known gap: vmap keeps the return type, but a Python scalar output comes back as an Array.
+assert_type(vmap(rank)(xs), Array)  # E: int
+
 # checkpoint / remat keep the signature, with any policy
 assert_type(checkpoint(f)(x, 2), Array)
 assert_type(remat(g)(x, x), tuple[Array, Array])
