@@ -18,7 +18,7 @@ from jax_core._src.basearray import Array
 from jax_core._src.lax import linalg as lax_linalg
 from jax_core._src.numpy import indexing_funcs, manipulation, products, reductions
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, promote_dtypes_inexact
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 
@@ -84,6 +84,7 @@ def _symmetrize(x: Array) -> Array:
     return (x + _H(x)) / 2
 
 
+@jitted(static=('upper', 'symmetrize_input'))
 def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True) -> Array:
     """The Cholesky factor of Hermitian positive-definite ``a`` (lower, or upper with ``upper=True``); NaN if not PD."""
     x = _inexact("cholesky", a)
@@ -92,6 +93,7 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
     return _H(L) if upper else L
 
 
+@jitted(static=('mode',))
 def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """QR decomposition; ``mode`` ``"reduced"``, ``"complete"`` or ``"r"`` (``"raw"`` is not supported)."""
     x = _inexact("qr", a)
@@ -101,6 +103,7 @@ def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     return r if mode == "r" else QRResult(q, r)
 
 
+@jitted(static=('UPLO', 'symmetrize_input'))
 def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix."""
     x = _inexact("eigh", a)
@@ -116,6 +119,7 @@ def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = T
     return eigh(a, UPLO, symmetrize_input).eigenvalues
 
 
+@jitted(static=())
 def eig(a: ArrayLike) -> EigResult:
     """Eigenvalues and right eigenvectors of a general square matrix (complex)."""
     x = _inexact("eig", a)
@@ -124,6 +128,7 @@ def eig(a: ArrayLike) -> EigResult:
     return EigResult(w, v)
 
 
+@jitted(static=())
 def eigvals(a: ArrayLike) -> Array:
     """Eigenvalues of a general square matrix (complex)."""
     x = _inexact("eigvals", a)
@@ -133,6 +138,7 @@ def eigvals(a: ArrayLike) -> Array:
     return out
 
 
+@jitted(static=('full_matrices', 'compute_uv', 'hermitian', 'subset_by_index'))
 def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False, subset_by_index: tuple[int, int] | None = None) -> Any:
     """Singular value decomposition (``SVDResult(U, S, Vh)``, or the singular values)."""
     x = _inexact("svd", a)
@@ -175,6 +181,7 @@ def _lu_solve(lu: Array, perm: Array, b: Array) -> Array:
     return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
 
 
+@jitted(static=())
 def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """The solution of ``a @ x = b`` (``b`` a vector if 1-D, else a stack of matrices)."""
     check_arraylike("solve", a, b)
@@ -198,6 +205,7 @@ def _solve_mat(a: Array, b: Array) -> Array:
     return _lu_solve(lu, perm, b)
 
 
+@jitted(static=())
 def inv(a: ArrayLike) -> Array:
     """The inverse of a square matrix (NaN/inf where singular)."""
     x = _inexact("inv", a)
@@ -215,6 +223,7 @@ def _lu_parity(piv: Array, dtype: np.dtype[Any]) -> Array:
     return (1 - 2 * (swaps % 2)).astype(dtype) if k else jshape.broadcast_to(np.ones((), dtype), piv.shape[:-1])
 
 
+@jitted(static=('method',))
 def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     """Sign (phase) and natural log of the absolute determinant, via LU."""
     x = _inexact("slogdet", a)
@@ -246,6 +255,7 @@ def _real_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.float32) if dt == np.complex64 else np.dtype(np.float64) if dt == np.complex128 else dt
 
 
+@jitted(static=())
 def det(a: ArrayLike) -> Array:
     """The determinant, as the product of the LU diagonal and the permutation parity."""
     x = _inexact("det", a)
@@ -261,6 +271,7 @@ def det(a: ArrayLike) -> Array:
     return _lu_parity(piv, x.dtype) * reductions.prod(indexing_funcs.diagonal(lu, axis1=-2, axis2=-1), axis=-1)
 
 
+@jitted(static=('n',))
 def matrix_power(a: ArrayLike, n: int) -> Array:
     """``a`` raised to the integer power ``n`` by repeated squaring (negative ``n`` inverts)."""
     x = _inexact("matrix_power", a) if int(n) < 0 else ensure_array(a)
@@ -300,6 +311,7 @@ def matrix_rank(M: ArrayLike, rtol: ArrayLike | None = None, *, hermitian: bool 
     return reductions.sum(s > rtol_v, axis=-1).astype(dtypes.default_int_dtype())
 
 
+@jitted(static=('hermitian',))
 def pinv(a: ArrayLike, rtol: ArrayLike | None = None, hermitian: bool = False, *, rcond: ArrayLike | None = None) -> Array:
     """The Moore-Penrose pseudo-inverse, from the SVD (singular values below ``rtol * max(s)`` dropped)."""
     x = _inexact("pinv", a)
@@ -432,6 +444,7 @@ def _matrix_norm(a: Array, axes: tuple[int, ...], keepdims: bool, ord: Any) -> A
     return out if keepdims else jshape.squeeze(out, axes)
 
 
+@jitted(static=('p',))
 def cond(x: ArrayLike, p: int | str | float | None = None) -> Array:
     """The condition number of ``x`` in the ``p``-norm (2-norm from singular values by default)."""
     a = _inexact("cond", x)

@@ -21,7 +21,7 @@ from jax_core._src.lax import reductions as lax_red
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax import sorting as lax_sort
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, promote_dtypes
 from jax_core._src.typing import ArrayLike
 
 
@@ -67,10 +67,15 @@ def _neq(a: Array, b: Array, equal_nan: bool) -> Array:
 
 def _unique_1d(x: Array, size: int | None, fill_value: ArrayLike | None, equal_nan: bool, name: str) -> tuple[Array, Array, Array, Array]:
     """(values, first indices, inverse (flat), counts), each of length ``size``."""
-    idt = dtypes.default_int_dtype()
-    n = x.shape[0]
     if size is None:
         size = _concrete_size(name, x, lambda h: np.unique(h, equal_nan=equal_nan).size)
+    return _unique_sized(x, fill_value, size=int(size), equal_nan=equal_nan)
+
+
+@jitted(static=("size", "equal_nan"))
+def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_nan: bool) -> tuple[Array, Array, Array, Array]:
+    idt = dtypes.default_int_dtype()
+    n = x.shape[0]
     if n == 0:
         z = ensure_array(np.zeros((size,), x.dtype))
         zi = ensure_array(np.zeros((size,), idt))
@@ -240,6 +245,7 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_val
     return _unique_1d(jshape.concatenate([a, b], 0), size, fill_value, True, "union1d")[0]
 
 
+@jitted(static=("assume_unique", "invert", "method"))
 def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = False, invert: bool = False, *, method: str = "auto") -> Array:
     """Whether each element of ``element`` is in ``test_elements`` (shaped like ``element``)."""
     check_arraylike("isin", element, test_elements)
@@ -255,10 +261,15 @@ def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = Fal
 
 
 def _compact(name: str, vals: Array, keep: Array, size: int | None, fill_value: ArrayLike | None) -> Array:
-    from jax_core._src.numpy.indexing_funcs import nonzero, take
-
     if size is None:
         size = _concrete_size(name, keep, lambda h: int(np.sum(h)))
+    return _compact_sized(vals, keep, fill_value, size=int(size))
+
+
+@jitted(static=("size",))
+def _compact_sized(vals: Array, keep: Array, fill_value: ArrayLike | None, *, size: int) -> Array:
+    from jax_core._src.numpy.indexing_funcs import nonzero, take
+
     n = vals.shape[0]
     (pos,) = nonzero(keep, size=size, fill_value=n)
     out = take(vals, pos, mode="clip")

@@ -13,7 +13,7 @@ from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.lax import sorting as lax_sort
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes, user_dtype
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, promote_dtypes, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 
@@ -131,6 +131,7 @@ def top_k(a: ArrayLike, k: int, /, *, axis: int = -1, mode: str = "largest", sor
     return moveaxis(vals, -1, ax), moveaxis(idx, -1, ax)
 
 
+@jitted(static=("side", "method"))
 def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLike | None = None, *, method: str = "scan") -> Array:
     """Indices where ``v`` would be inserted into the sorted 1-D ``a`` to keep it sorted."""
     check_arraylike("searchsorted", a, v)

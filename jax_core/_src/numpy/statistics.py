@@ -16,12 +16,13 @@ from jax_core._src.lax import api as lax
 from jax_core._src.lax import sorting as lax_sort
 from jax_core._src.numpy import reductions as red
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact, user_dtype
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, promote_dtypes_inexact, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
+@jitted(static=("name", "axis", "method", "keepdims", "squash_nans"))
 def _quantile(
     name: str, a: ArrayLike, q: ArrayLike, axis: int | Sequence[int] | None, method: str, keepdims: bool, squash_nans: bool,
     weights: ArrayLike | None = None,
@@ -100,7 +101,7 @@ def quantile(
 ) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1]) over ``axis``; NaN if a NaN is present."""
     _check_out("quantile", out, overwrite_input)
-    return _quantile("quantile", a, q, axis, method, keepdims, False, weights)
+    return _quantile("quantile", a, q, _static_axis(axis), method, keepdims, False, weights)
 
 
 def nanquantile(
@@ -109,7 +110,11 @@ def nanquantile(
 ) -> Array:
     """``quantile`` ignoring NaNs."""
     _check_out("nanquantile", out, overwrite_input)
-    return _quantile("nanquantile", a, q, axis, method, keepdims, True, weights)
+    return _quantile("nanquantile", a, q, _static_axis(axis), method, keepdims, True, weights)
+
+
+def _static_axis(axis: int | Sequence[int] | None) -> int | tuple[int, ...] | None:
+    return axis if axis is None or isinstance(axis, (int, np.integer)) else tuple(int(a) for a in axis)
 
 
 def _check_out(name: str, out: None, overwrite_input: bool) -> None:
