@@ -50,5 +50,6 @@ from jax_core import errors as errors
 from jax_core import typing as typing
 from jax_core import sharding as sharding
 from jax_core import random as random
+from jax_core import scipy as scipy
 
 del _JAXLIB_VERSION, _dispatch, _array_methods, _default_device

@@ -30,6 +30,7 @@ MODULES = [
     "jax_core.typing",
     "jax_core.sharding",
     "jax_core.random",
+    "jax_core.scipy.special",
 ]
 
 

@@ -1,0 +1,3 @@
+"""jax_core.scipy: SciPy-style functions on jax_core arrays (special, stats, linalg, signal, fft)."""
+
+from jax_core.scipy import special as special

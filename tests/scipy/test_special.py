@@ -1,0 +1,101 @@
+"""jax_core.scipy.special against scipy.special (float32), plus gradients."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.special as ss
+
+import jax_core as jax
+import jax_core.numpy as jnp
+import jax_core.scipy.special as jsp
+
+rng = np.random.default_rng(0)
+X = np.linspace(-6, 6, 41).astype(np.float32)
+POS = np.linspace(0.05, 12, 37).astype(np.float32)
+UNIT = np.linspace(0.001, 0.999, 33).astype(np.float32)
+BIG = np.array([-40, -20, -16, -15, -14.9, -3, -0.5, 0, 0.5, 3, 14.9, 15, 16, 20, 40, 80], np.float32)
+
+UNARY: list[tuple[str, Callable[..., Any], Callable[..., Any], np.ndarray, float]] = [
+    ("expit", jsp.expit, ss.expit, X, 1e-6),
+    ("logit", jsp.logit, ss.logit, UNIT, 1e-5),
+    ("entr", jsp.entr, ss.entr, np.concatenate([[-1, 0], POS]).astype(np.float32), 1e-5),
+    ("erf", jsp.erf, ss.erf, X, 1e-6),
+    ("erfc", jsp.erfc, ss.erfc, np.linspace(-9, 9, 61).astype(np.float32), 2e-5),
+    ("erfinv", jsp.erfinv, ss.erfinv, np.linspace(-0.999, 0.999, 31).astype(np.float32), 1e-5),
+    ("gammaln", jsp.gammaln, ss.gammaln, POS, 3e-5),
+    ("digamma", jsp.digamma, ss.digamma, POS, 1e-4),
+    ("gamma", jsp.gamma, ss.gamma, np.concatenate([POS[:20], [-0.5, -1.5, -2.5]]).astype(np.float32), 1e-5),
+    ("i0e", jsp.i0e, ss.i0e, BIG, 1e-5),
+    ("i1e", jsp.i1e, ss.i1e, BIG, 1e-5),
+    ("i0", jsp.i0, ss.i0, BIG[3:-3], 1e-5),
+    ("i1", jsp.i1, ss.i1, BIG[3:-3], 1e-5),
+    ("ndtr", jsp.ndtr, ss.ndtr, np.linspace(-12, 8, 51).astype(np.float32), 2e-5),
+    ("log_ndtr", jsp.log_ndtr, ss.log_ndtr, np.linspace(-60, 8, 69).astype(np.float32), 2e-5),
+    ("ndtri", jsp.ndtri, ss.ndtri, np.concatenate([[1e-30, 1e-10, 1e-4], UNIT, [0.9999]]).astype(np.float32), 2e-5),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref,x,tol", UNARY, ids=[u[0] for u in UNARY])
+def test_unary(name: str, fn: Callable[..., Any], ref: Callable[..., Any], x: np.ndarray, tol: float) -> None:
+    got = fn(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got), ref(x.astype(np.float64)), rtol=tol, atol=tol * 1e-3)
+    np.testing.assert_allclose(np.asarray(jax.jit(fn)(x)), np.asarray(got), rtol=1e-6, atol=1e-30)
+
+
+def test_binary() -> None:
+    x = np.array([0, 0, 1, 2.5, -1], np.float32)
+    y = np.array([0, 2, 3, 0.5, 4], np.float32)
+    np.testing.assert_allclose(np.asarray(jsp.xlogy(x, y)), ss.xlogy(x, y), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(jsp.xlog1py(x, y)), ss.xlog1py(x, y), rtol=1e-6)
+    a, b = POS[:10], POS[5:15]
+    np.testing.assert_allclose(np.asarray(jsp.betaln(a, b)), ss.betaln(a, b), rtol=1e-4, atol=1e-5)
+
+
+def test_logsumexp() -> None:
+    a = rng.standard_normal((3, 4)).astype(np.float32) * 10
+    b = rng.standard_normal((3, 4)).astype(np.float32)
+    for axis in [None, 0, 1, (0, 1)]:
+        for keepdims in [False, True]:
+            np.testing.assert_allclose(np.asarray(jsp.logsumexp(a, axis=axis, keepdims=keepdims)),
+                                       ss.logsumexp(a, axis=axis, keepdims=keepdims), rtol=1e-5)
+            got, sign = jsp.logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=True)
+            want, wsign = ss.logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=True)
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4)
+            np.testing.assert_array_equal(np.asarray(sign), wsign)
+    assert np.isnan(float(jsp.logsumexp(np.array([0.0, 0.0], np.float32), b=np.array([1.0, -2.0], np.float32))))
+    big = np.array([1000.0, 1000.0], np.float32)
+    assert float(jsp.logsumexp(big)) == pytest.approx(1000 + np.log(2))
+    assert float(jsp.logsumexp(np.array([-np.inf, -np.inf], np.float32))) == -np.inf
+    g = jax.grad(lambda v: jsp.logsumexp(v))(jnp.asarray(a[0]))
+    np.testing.assert_allclose(np.asarray(g), ss.softmax(a[0]), rtol=1e-5)
+
+
+def test_softmax() -> None:
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    np.testing.assert_allclose(np.asarray(jsp.softmax(a, axis=1)), ss.softmax(a, axis=1), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(jsp.log_softmax(a, axis=0)), ss.log_softmax(a, axis=0), rtol=1e-5, atol=1e-6)
+
+
+def test_grads() -> None:
+    # d/dx xlogy at x=0 is log(y), as in JAX's custom jvp
+    assert float(jax.grad(jsp.xlogy)(0.0, 2.0)) == pytest.approx(np.log(2.0))
+    assert float(jax.grad(jsp.xlogy, argnums=1)(3.0, 2.0)) == pytest.approx(1.5)
+    assert float(jax.grad(jsp.expit)(0.0)) == pytest.approx(0.25)
+    assert float(jax.grad(jsp.gammaln)(3.0)) == pytest.approx(ss.digamma(3.0), rel=1e-5)
+    assert float(jax.grad(jsp.erfc)(2.0)) == pytest.approx(-2 / np.sqrt(np.pi) * np.exp(-4.0), rel=1e-4)
+    assert float(jax.grad(jsp.ndtr)(0.5)) == pytest.approx(np.exp(-0.125) / np.sqrt(2 * np.pi), rel=1e-5)
+    assert float(jax.grad(jsp.log_ndtr)(-20.0)) == pytest.approx(20.0499, rel=1e-3)
+    assert float(jax.grad(jsp.i0e)(2.0)) == pytest.approx(ss.i1e(2.0) - ss.i0e(2.0), rel=1e-4)
+    assert float(jax.grad(jsp.ndtri)(0.3)) == pytest.approx(1 / (np.exp(-0.5 * ss.ndtri(0.3) ** 2) / np.sqrt(2 * np.pi)), rel=1e-3)
+    v = jax.vmap(jsp.logsumexp)(jnp.ones((3, 4)))
+    np.testing.assert_allclose(np.asarray(v), np.full(3, 1 + np.log(4)), rtol=1e-6)
+
+
+def test_bad_input() -> None:
+    with pytest.raises(TypeError):
+        jsp.erf([1.0, 2.0])  # type: ignore[arg-type]
