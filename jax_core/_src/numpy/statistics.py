@@ -388,7 +388,7 @@ def histogramdd(
         flat = lax.add(lax.mul(flat, np.asarray(nbs[i], idt)), k)
     total = int(np.prod(nbs))
     flat = lax.select(valid, flat, jshape.broadcast_to(np.asarray(total, idt), flat.shape))
-    w = jshape.broadcast_to(np.ones((), s.dtype), (n,)) if weights is None else jshape.ravel(ensure_array(weights))
+    w = jshape.broadcast_to(np.ones((), dtypes.default_int_dtype()), (n,)) if weights is None else jshape.ravel(ensure_array(weights))
     from jax_core._src.numpy.creation import zeros
 
     flat_counts: Array = zeros((total,), w.dtype).at[flat].add(w, mode="drop")
