@@ -188,3 +188,10 @@ def test_at_get_apply_and_modes() -> None:
     np.testing.assert_array_equal(np.asarray(f(x, 2)), [0, 1, 3, 3, 4])
     g = jax.grad(lambda v: jnp.sum(v.at[jnp.array([0, 0])].add(v[1]) ** 2))(x)
     assert g.shape == (5,)
+
+
+def test_boolean_constants_lower_under_jit() -> None:
+    # Non-uniform bool constants (tril masks, NumPy masks closed over) become i1 constants.
+    np.testing.assert_array_equal(np.asarray(jax.jit(jnp.tril)(jnp.ones((3, 3)))), np.tri(3))
+    mask = np.array([[True, False], [False, True]])
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: v & mask)(jnp.ones((2, 2), bool))), mask)

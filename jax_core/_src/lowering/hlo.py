@@ -29,8 +29,9 @@ def _dense_attr(val: np.ndarray[Any, Any]) -> ir.DenseElementsAttr:
     elt = dtype_to_ir_type(val.dtype)
     shape = list(val.shape)
     if val.dtype == np.bool_:
-        packed = np.packbits(np.ascontiguousarray(val).ravel(), bitorder="little")
-        return ir.DenseElementsAttr.get(packed, type=elt, shape=shape)
+        # jaxlib's bindings take a bool buffer for i1 directly (bit-packed buffers fail for
+        # non-uniform arrays).
+        return ir.DenseElementsAttr.get(np.ascontiguousarray(val), type=elt, shape=shape)
     as_uint = _BITCAST_AS_UINT.get(val.dtype)
     if as_uint is not None:
         val = np.ascontiguousarray(val).view(as_uint)
