@@ -91,15 +91,47 @@ def log10(x: ArrayLike, /) -> Array:
 
 @jitted()
 def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``log(exp(x1) + exp(x2))`` without overflow."""
+    """``log(exp(x1) + exp(x2))`` without overflow (smooth derivative where ``x1 == x2``)."""
     a, b = _inexact2("logaddexp", x1, x2)
-    amax = lax.max(*_bcast(a, b))
-    delta = lax.sub(*_bcast(a, b))
-    nan_case = lax.add(*_bcast(a, b))
-    safe = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(_where(ufuncs.isfinite(delta), delta, _const(delta, 0)))))))
-    # both infinite with the same sign: delta is nan, the answer is amax.
-    out = _where(ufuncs.isfinite(delta), safe, _where(isnan(delta), nan_case, amax))
-    return _where(isnan(delta) & ~isnan(nan_case), amax, out) if not _is_kind(a, np.complexfloating) else out
+    a, b = _bcast(a, b)
+    out: Array = _logaddexp(a, b)
+    return out
+
+
+def _logaddexp_impl(a: Array, b: Array) -> Array:
+    amax = lax.max(a, b)
+    delta = lax.sub(a, b)
+    if _is_kind(a, np.complexfloating):
+        safe = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
+        return lax.select(isnan(delta), lax.add(a, b), safe)
+    finite = _where(isnan(delta), _const(delta, 0), delta)
+    return lax.select(isnan(delta), lax.add(a, b), lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(finite))))))
+
+
+def _replace_inf(x: Array) -> Array:
+    return _where(isinf(x), _const(x, 0), x)
+
+
+def _make_logaddexp() -> Any:
+    from jax_core._src.transforms.custom_derivatives import custom_jvp
+
+    f = custom_jvp(_logaddexp_impl)
+
+    def jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
+        a, b = primals
+        ta, tb = tangents
+        out = f(a, b)
+        t = lax.add(
+            lax.mul(ta, lax.exp(lax.sub(_replace_inf(a), _replace_inf(out)))),
+            lax.mul(tb, lax.exp(lax.sub(_replace_inf(b), _replace_inf(out)))),
+        )
+        return out, t
+
+    f.defjvp(jvp)
+    return f
+
+
+_logaddexp: Any = _make_logaddexp()
 
 
 @jitted()
