@@ -180,3 +180,13 @@ def test_differentiating_a_closed_over_value_is_an_error() -> None:
 
     with pytest.raises(TypeError, match="closed-over value"):
         jax.grad(outer)(2.0)
+
+
+def test_custom_vjp_with_an_argument_not_differentiated() -> None:
+    @jax.custom_vjp
+    def scale(x: Any, k: Any) -> Any:
+        return x * k
+
+    scale.defvjp(lambda x, k: (x * k, (x, k)), lambda r, g: (g * r[1], g * r[0]))
+    assert float(jax.grad(scale, argnums=1)(2.0, 3.0)) == 2.0
+    assert float(jax.grad(scale)(2.0, 3.0)) == 3.0

@@ -326,8 +326,8 @@ def _custom_lin_transpose(cts: Sequence[Any], *args: Any, num_res: int, bwd: Fla
     cts_in = bwd(res, [instantiate_zeros(c) for c in cts])
     out: list[Any] = [None] * num_res
     for a, c in zip(args[num_res:], cts_in, strict=True):
-        assert isinstance(a, UndefinedPrimal)
-        out.append(Zero(a.aval) if c is None else c)
+        # A tangent that is a constant (an argument not being differentiated) gets no cotangent.
+        out.append(None if not isinstance(a, UndefinedPrimal) else Zero(a.aval) if c is None else c)
     return out
 
 
