@@ -31,6 +31,17 @@ MODULES = [
     "jax_core.sharding",
     "jax_core.random",
     "jax_core.scipy.special",
+    "jax_core.scipy.stats.norm",
+    "jax_core.scipy.stats.expon",
+    "jax_core.scipy.stats.laplace",
+    "jax_core.scipy.stats.logistic",
+    "jax_core.scipy.stats.uniform",
+    "jax_core.scipy.stats.bernoulli",
+    "jax_core.scipy.stats.poisson",
+    "jax_core.scipy.stats.beta",
+    "jax_core.scipy.stats.gamma",
+    "jax_core.scipy.stats.t",
+    "jax_core.scipy.stats.multivariate_normal",
 ]
 
 

@@ -1,3 +1,4 @@
 """jax_core.scipy: SciPy-style functions on jax_core arrays (special, stats, linalg, signal, fft)."""
 
 from jax_core.scipy import special as special
+from jax_core.scipy import stats as stats

@@ -31,7 +31,7 @@ _SQRT1_2 = math.sqrt(0.5)
 _LOG_SQRT_PI = 0.5 * math.log(math.pi)
 
 
-def _inexact(name: str, *args: ArrayLike) -> list[Array]:
+def promote_args_inexact(name: str, *args: ArrayLike) -> list[Array]:
     check_arraylike(name, *args)
     return [ensure_array(a) for a in promote_dtypes_inexact(*args)]
 
@@ -45,13 +45,13 @@ def _const(x: Array, v: float) -> Array:
 
 def expit(x: ArrayLike) -> Array:
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
-    (xa,) = _inexact("expit", x)
+    (xa,) = promote_args_inexact("expit", x)
     return lax.logistic(xa)
 
 
 def logit(x: ArrayLike) -> Array:
     """Log-odds ``log(x / (1 - x))``, the inverse of ``expit``."""
-    (xa,) = _inexact("logit", x)
+    (xa,) = promote_args_inexact("logit", x)
     return lax.log(lax.div(xa, lax.sub(_const(xa, 1.0), xa)))
 
 
@@ -71,10 +71,10 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
     With ``return_sign=True`` returns ``(log|s|, sign(s))``; otherwise a negative sum gives NaN.
     """
     if b is not None:
-        a_arr, b_arr = _inexact("logsumexp", a, b)
+        a_arr, b_arr = promote_args_inexact("logsumexp", a, b)
         a_arr = jnp.where(b_arr != 0, a_arr, -np.inf)
     else:
-        (a_arr,) = _inexact("logsumexp", a)
+        (a_arr,) = promote_args_inexact("logsumexp", a)
         b_arr = a_arr
     ax: Any = tuple(axis) if isinstance(axis, Sequence) else axis
     a_real = jnp.real(a_arr)
@@ -98,14 +98,14 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
 
 def softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
     """``exp(x) / sum(exp(x), axis)``, shifted by the maximum for stability."""
-    (xa,) = _inexact("softmax", x)
+    (xa,) = promote_args_inexact("softmax", x)
     unnorm = jnp.exp(xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True)))
     return unnorm / jnp.sum(unnorm, axis=axis, keepdims=True)
 
 
 def log_softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
     """``x - logsumexp(x, axis, keepdims=True)``."""
-    (xa,) = _inexact("log_softmax", x)
+    (xa,) = promote_args_inexact("log_softmax", x)
     shifted = xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True))
     return shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=axis, keepdims=True))
 
@@ -131,7 +131,7 @@ def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> t
 
 def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log(y)``, defined as 0 where ``x == 0`` (even for ``y == 0``)."""
-    xa, ya = _inexact("xlogy", x, y)
+    xa, ya = promote_args_inexact("xlogy", x, y)
     return _xlogy(xa, ya)
 
 
@@ -153,13 +153,13 @@ def _xlog1py_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) ->
 
 def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log1p(y)``, defined as 0 where ``x == 0``."""
-    xa, ya = _inexact("xlog1py", x, y)
+    xa, ya = promote_args_inexact("xlog1py", x, y)
     return _xlog1py(xa, ya)
 
 
 def entr(x: ArrayLike) -> Array:
     """Elementwise entropy ``-x log x`` (0 at 0, ``-inf`` for negative ``x``)."""
-    (xa,) = _inexact("entr", x)
+    (xa,) = promote_args_inexact("entr", x)
     return jnp.where(xa < 0, jnp.full_like(xa, -np.inf), lax.neg(_xlogy(xa, xa)))
 
 
@@ -168,13 +168,13 @@ def entr(x: ArrayLike) -> Array:
 
 def erf(x: ArrayLike) -> Array:
     """Error function."""
-    (xa,) = _inexact("erf", x)
+    (xa,) = promote_args_inexact("erf", x)
     return lax.erf(xa)
 
 
 def erfinv(x: ArrayLike) -> Array:
     """Inverse error function."""
-    (xa,) = _inexact("erfinv", x)
+    (xa,) = promote_args_inexact("erfinv", x)
     return lax.erf_inv(xa)
 
 
@@ -188,7 +188,7 @@ def _erfc_cf(z: Array) -> Array:
 
 def erfc(x: ArrayLike) -> Array:
     """Complementary error function ``1 - erf(x)``, accurate in the tail (continued fraction)."""
-    (xa,) = _inexact("erfc", x)
+    (xa,) = promote_args_inexact("erfc", x)
     z = jnp.abs(xa)
     big = z >= 1
     zs = jnp.where(big, z, jnp.ones_like(z))
@@ -199,13 +199,13 @@ def erfc(x: ArrayLike) -> Array:
 
 def ndtr(x: ArrayLike) -> Array:
     """Standard normal CDF."""
-    (xa,) = _inexact("ndtr", x)
+    (xa,) = promote_args_inexact("ndtr", x)
     return 0.5 * erfc(-xa * _SQRT1_2)
 
 
 def log_ndtr(x: ArrayLike) -> Array:
     """Log of the standard normal CDF, accurate far into the lower tail."""
-    (xa,) = _inexact("log_ndtr", x)
+    (xa,) = promote_args_inexact("log_ndtr", x)
     lower = xa < -1
     z = jnp.where(lower, -xa * _SQRT1_2, jnp.ones_like(xa))
     log_tail = -z * z + jnp.log(_erfc_cf(z)) - _LOG_SQRT_PI - math.log(2.0)
@@ -216,7 +216,7 @@ def log_ndtr(x: ArrayLike) -> Array:
 
 def ndtri(p: ArrayLike) -> Array:
     """Inverse of the standard normal CDF (``erfinv`` start, Newton steps on ``log_ndtr``)."""
-    (pa,) = _inexact("ndtri", p)
+    (pa,) = promote_args_inexact("ndtri", p)
     flip = pa > 0.5
     q = jnp.where(flip, 1 - pa, pa)  # in (0, 0.5]
     qs = jnp.clip(q, jnp.finfo(pa.dtype).tiny, 0.5)
@@ -240,25 +240,25 @@ def ndtri(p: ArrayLike) -> Array:
 
 def gammaln(x: ArrayLike) -> Array:
     """Log of the absolute value of the gamma function."""
-    (xa,) = _inexact("gammaln", x)
+    (xa,) = promote_args_inexact("gammaln", x)
     return lax.lgamma(xa)
 
 
 def loggamma(x: ArrayLike) -> Array:
     """``log(gamma(x))`` for real ``x`` (as ``gammaln``; NaN where gamma is negative)."""
-    (xa,) = _inexact("loggamma", x)
+    (xa,) = promote_args_inexact("loggamma", x)
     return jnp.where(gammasgn(xa) < 0, np.nan, lax.lgamma(xa))
 
 
 def digamma(x: ArrayLike) -> Array:
     """Logarithmic derivative of the gamma function."""
-    (xa,) = _inexact("digamma", x)
+    (xa,) = promote_args_inexact("digamma", x)
     return lax.digamma(xa)
 
 
 def gammasgn(x: ArrayLike) -> Array:
     """Sign of the gamma function (NaN at its poles)."""
-    (xa,) = _inexact("gammasgn", x)
+    (xa,) = promote_args_inexact("gammasgn", x)
     floor_x = jnp.floor(xa)
     neg = xa < 0
     return jnp.where((xa == 0) | (neg & (xa == floor_x)), np.nan,
@@ -267,13 +267,13 @@ def gammasgn(x: ArrayLike) -> Array:
 
 def gamma(x: ArrayLike) -> Array:
     """The gamma function, ``gammasgn(x) * exp(gammaln(x))``."""
-    (xa,) = _inexact("gamma", x)
+    (xa,) = promote_args_inexact("gamma", x)
     return gammasgn(xa) * lax.exp(lax.lgamma(xa))
 
 
 def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     """Log of the absolute value of the beta function."""
-    aa, ba = _inexact("betaln", a, b)
+    aa, ba = promote_args_inexact("betaln", a, b)
     return lax.lgamma(aa) + lax.lgamma(ba) - lax.lgamma(aa + ba)
 
 
@@ -307,23 +307,23 @@ def _bessel_ie(x: Array, nu: int) -> Array:
 
 def i0e(x: ArrayLike) -> Array:
     """Exponentially scaled modified Bessel function of order 0, ``exp(-|x|) I0(x)``."""
-    (xa,) = _inexact("i0e", x)
+    (xa,) = promote_args_inexact("i0e", x)
     return _bessel_ie(xa, 0)
 
 
 def i1e(x: ArrayLike) -> Array:
     """Exponentially scaled modified Bessel function of order 1, ``exp(-|x|) I1(x)``."""
-    (xa,) = _inexact("i1e", x)
+    (xa,) = promote_args_inexact("i1e", x)
     return jnp.sign(xa) * _bessel_ie(xa, 1)
 
 
 def i0(x: ArrayLike) -> Array:
     """Modified Bessel function of order 0."""
-    (xa,) = _inexact("i0", x)
+    (xa,) = promote_args_inexact("i0", x)
     return jnp.exp(jnp.abs(xa)) * _bessel_ie(xa, 0)
 
 
 def i1(x: ArrayLike) -> Array:
     """Modified Bessel function of order 1."""
-    (xa,) = _inexact("i1", x)
+    (xa,) = promote_args_inexact("i1", x)
     return jnp.sign(xa) * jnp.exp(jnp.abs(xa)) * _bessel_ie(xa, 1)

@@ -1,0 +1,317 @@
+"""jax_core.scipy.stats distributions: log densities, densities, CDFs and quantiles from jnp/lax ops.
+
+Each public module ``jax_core.scipy.stats.<dist>`` re-exports the ``<dist>_<method>`` functions here
+under JAX's names (``norm.logpdf``, ``poisson.logpmf``, ...).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from jax_core._src.basearray import Array
+from jax_core._src.lax import linalg as lax_linalg
+from jax_core._src.scipy.special import promote_args_inexact, betaln, log_ndtr, ndtr, ndtri, xlog1py, xlogy
+from jax_core._src.typing import ArrayLike
+from jax_core import lax
+import jax_core.numpy as jnp
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+# -- norm ------------------------------------------------------------------------------------------
+
+
+def norm_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal log density."""
+    xa, la, sa = promote_args_inexact("norm.logpdf", x, loc, scale)
+    z = (xa - la) / sa
+    return -0.5 * z * z - _LOG_SQRT_2PI - jnp.log(sa)
+
+
+def norm_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal density."""
+    return jnp.exp(norm_logpdf(x, loc, scale))
+
+
+def norm_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal CDF."""
+    xa, la, sa = promote_args_inexact("norm.cdf", x, loc, scale)
+    return ndtr((xa - la) / sa)
+
+
+def norm_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal log CDF."""
+    xa, la, sa = promote_args_inexact("norm.logcdf", x, loc, scale)
+    return log_ndtr((xa - la) / sa)
+
+
+def norm_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal survival function ``1 - cdf``."""
+    xa, la, sa = promote_args_inexact("norm.sf", x, loc, scale)
+    return ndtr((la - xa) / sa)
+
+
+def norm_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal log survival function."""
+    xa, la, sa = promote_args_inexact("norm.logsf", x, loc, scale)
+    return log_ndtr((la - xa) / sa)
+
+
+def norm_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal quantile function (inverse CDF)."""
+    qa, la, sa = promote_args_inexact("norm.ppf", q, loc, scale)
+    return ndtri(qa) * sa + la
+
+
+def norm_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Normal inverse survival function."""
+    qa, la, sa = promote_args_inexact("norm.isf", q, loc, scale)
+    return -ndtri(qa) * sa + la
+
+
+# -- expon -----------------------------------------------------------------------------------------
+
+
+def expon_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential log density (``-inf`` below ``loc``)."""
+    xa, la, sa = promote_args_inexact("expon.logpdf", x, loc, scale)
+    y = (xa - la) / sa
+    return jnp.where(y < 0, -np.inf, -y - jnp.log(sa))
+
+
+def expon_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential density."""
+    return jnp.exp(expon_logpdf(x, loc, scale))
+
+
+def expon_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential CDF."""
+    xa, la, sa = promote_args_inexact("expon.cdf", x, loc, scale)
+    y = (xa - la) / sa
+    return jnp.where(y < 0, 0.0, -jnp.expm1(-jnp.maximum(y, 0))).astype(y.dtype)
+
+
+def expon_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential log CDF."""
+    return jnp.log(expon_cdf(x, loc, scale))
+
+
+def expon_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential survival function."""
+    return jnp.exp(expon_logsf(x, loc, scale))
+
+
+def expon_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential log survival function."""
+    xa, la, sa = promote_args_inexact("expon.logsf", x, loc, scale)
+    y = (xa - la) / sa
+    return jnp.where(y < 0, 0.0, -y).astype(y.dtype)
+
+
+def expon_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Exponential quantile function."""
+    qa, la, sa = promote_args_inexact("expon.ppf", q, loc, scale)
+    return jnp.where((qa < 0) | (qa > 1), np.nan, -jnp.log1p(-qa) * sa + la).astype(qa.dtype)
+
+
+# -- laplace ---------------------------------------------------------------------------------------
+
+
+def laplace_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Laplace log density."""
+    xa, la, sa = promote_args_inexact("laplace.logpdf", x, loc, scale)
+    return -jnp.abs((xa - la) / sa) - math.log(2.0) - jnp.log(sa)
+
+
+def laplace_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Laplace density."""
+    return jnp.exp(laplace_logpdf(x, loc, scale))
+
+
+def laplace_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Laplace CDF."""
+    xa, la, sa = promote_args_inexact("laplace.cdf", x, loc, scale)
+    y = (xa - la) / sa
+    half = 0.5 * jnp.exp(-jnp.abs(y))
+    return jnp.where(y < 0, half, 1 - half)
+
+
+# -- logistic --------------------------------------------------------------------------------------
+
+
+def logistic_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Logistic log density."""
+    xa, la, sa = promote_args_inexact("logistic.logpdf", x, loc, scale)
+    y = jnp.abs((xa - la) / sa)
+    return -y - 2 * jnp.log1p(jnp.exp(-y)) - jnp.log(sa)
+
+
+def logistic_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Logistic density."""
+    return jnp.exp(logistic_logpdf(x, loc, scale))
+
+
+def logistic_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Logistic CDF."""
+    xa, la, sa = promote_args_inexact("logistic.cdf", x, loc, scale)
+    return lax.logistic((xa - la) / sa)
+
+
+def logistic_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Logistic survival function."""
+    xa, la, sa = promote_args_inexact("logistic.sf", x, loc, scale)
+    return lax.logistic((la - xa) / sa)
+
+
+def logistic_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Logistic quantile function."""
+    qa, la, sa = promote_args_inexact("logistic.ppf", q, loc, scale)
+    return jnp.log(qa / (1 - qa)) * sa + la
+
+
+def logistic_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Logistic inverse survival function."""
+    qa, la, sa = promote_args_inexact("logistic.isf", q, loc, scale)
+    return -jnp.log(qa / (1 - qa)) * sa + la
+
+
+# -- uniform ---------------------------------------------------------------------------------------
+
+
+def uniform_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Uniform log density on ``[loc, loc + scale]``."""
+    xa, la, sa = promote_args_inexact("uniform.logpdf", x, loc, scale)
+    return jnp.where((xa < la) | (xa > la + sa), -np.inf, -jnp.log(sa) + 0 * xa).astype(xa.dtype)
+
+
+def uniform_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Uniform density."""
+    return jnp.exp(uniform_logpdf(x, loc, scale))
+
+
+def uniform_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Uniform CDF."""
+    xa, la, sa = promote_args_inexact("uniform.cdf", x, loc, scale)
+    return jnp.clip((xa - la) / sa, 0, 1)
+
+
+def uniform_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Uniform quantile function."""
+    qa, la, sa = promote_args_inexact("uniform.ppf", q, loc, scale)
+    return jnp.where((qa < 0) | (qa > 1), np.nan, la + qa * sa).astype(qa.dtype)
+
+
+# -- discrete --------------------------------------------------------------------------------------
+
+
+def bernoulli_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """Bernoulli log probability mass (``-inf`` outside {0, 1})."""
+    ka, pa, la = promote_args_inexact("bernoulli.logpmf", k, p, loc)
+    kk = ka - la
+    out = xlogy(kk, pa) + xlog1py(1 - kk, -pa)
+    return jnp.where((kk < 0) | (kk > 1), -np.inf, out).astype(out.dtype)
+
+
+def bernoulli_pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """Bernoulli probability mass."""
+    return jnp.exp(bernoulli_logpmf(k, p, loc))
+
+
+def bernoulli_cdf(k: ArrayLike, p: ArrayLike) -> Array:
+    """Bernoulli CDF."""
+    ka, pa = promote_args_inexact("bernoulli.cdf", k, p)
+    return jnp.where(ka < 0, 0.0, jnp.where(ka < 1, 1 - pa, 1.0)).astype(pa.dtype)
+
+
+def bernoulli_ppf(q: ArrayLike, p: ArrayLike) -> Array:
+    """Bernoulli quantile function."""
+    qa, pa = promote_args_inexact("bernoulli.ppf", q, p)
+    return jnp.where((qa < 0) | (qa > 1), np.nan, jnp.where(qa <= 1 - pa, 0.0, 1.0)).astype(qa.dtype)
+
+
+def poisson_logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """Poisson log probability mass (``-inf`` below ``loc`` and at non-integers)."""
+    ka, ma, la = promote_args_inexact("poisson.logpmf", k, mu, loc)
+    x = ka - la
+    out = xlogy(x, ma) - lax.lgamma(x + 1) - ma
+    return jnp.where((x < 0) | (x != jnp.round(x)), -np.inf, out).astype(out.dtype)
+
+
+def poisson_pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """Poisson probability mass."""
+    return jnp.exp(poisson_logpmf(k, mu, loc))
+
+
+# -- continuous with shape parameters --------------------------------------------------------------
+
+
+def beta_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Beta log density (``-inf`` outside ``[0, 1]`` after shifting and scaling)."""
+    xa, aa, ba, la, sa = promote_args_inexact("beta.logpdf", x, a, b, loc, scale)
+    y = (xa - la) / sa
+    out = xlogy(aa - 1, y) + xlog1py(ba - 1, -y) - betaln(aa, ba) - jnp.log(sa)
+    return jnp.where((y < 0) | (y > 1), -np.inf, out).astype(out.dtype)
+
+
+def beta_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Beta density."""
+    return jnp.exp(beta_logpdf(x, a, b, loc, scale))
+
+
+def gamma_logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Gamma log density (``-inf`` below ``loc``)."""
+    xa, aa, la, sa = promote_args_inexact("gamma.logpdf", x, a, loc, scale)
+    y = (xa - la) / sa
+    out = xlogy(aa - 1, y) - y - lax.lgamma(aa) - jnp.log(sa)
+    return jnp.where(y < 0, -np.inf, out).astype(out.dtype)
+
+
+def gamma_pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Gamma density."""
+    return jnp.exp(gamma_logpdf(x, a, loc, scale))
+
+
+def t_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Student's t log density."""
+    xa, da, la, sa = promote_args_inexact("t.logpdf", x, df, loc, scale)
+    y = (xa - la) / sa
+    half = 0.5 * (da + 1)
+    norm = lax.lgamma(half) - lax.lgamma(0.5 * da) - 0.5 * jnp.log(da * math.pi) - jnp.log(sa)
+    return norm - half * jnp.log1p(y * y / da)
+
+
+def t_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Student's t density."""
+    return jnp.exp(t_logpdf(x, df, loc, scale))
+
+
+# -- multivariate normal ---------------------------------------------------------------------------
+
+
+def multivariate_normal_logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, allow_singular: None = None) -> Array:
+    """Multivariate normal log density; ``x`` is ``(..., n)``, ``mean`` ``(n,)``, ``cov`` ``(n, n)``
+    (or scalars / 1-D for the one-dimensional case, as JAX)."""
+    if allow_singular is not None:
+        raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
+    xa, ma, ca = promote_args_inexact("multivariate_normal.logpdf", x, mean, cov)
+    if ma.ndim == 0 and ca.ndim == 0:
+        return -0.5 * (xa - ma) ** 2 / ca - 0.5 * (math.log(2 * math.pi) + jnp.log(ca))
+    n = ma.shape[-1]
+    if ca.ndim < 2:
+        ca = jnp.eye(n, dtype=ca.dtype) * ca
+    if ca.ndim != 2 or ma.ndim != 1:
+        raise ValueError("multivariate_normal.logpdf got incompatible shapes")
+    diff = xa - ma
+    lead = diff.shape[:-1]
+    chol = lax_linalg.cholesky(ca)
+    y = lax_linalg.triangular_solve(chol, jnp.reshape(diff, (-1, n)), left_side=False, lower=True, transpose_a=True)
+    quad = jnp.reshape(jnp.sum(y * y, axis=-1), lead)
+    logdet = jnp.sum(jnp.log(jnp.diagonal(chol)))
+    return -0.5 * quad - logdet - n * _LOG_SQRT_2PI
+
+
+def multivariate_normal_pdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike) -> Array:
+    """Multivariate normal density."""
+    return jnp.exp(multivariate_normal_logpdf(x, mean, cov))
