@@ -31,6 +31,8 @@ MODULES = [
     "jax_core.sharding",
     "jax_core.random",
     "jax_core.scipy.special",
+    "jax_core.scipy.linalg",
+    "jax_core.scipy.signal",
     "jax_core.scipy.stats.norm",
     "jax_core.scipy.stats.expon",
     "jax_core.scipy.stats.laplace",
