@@ -33,6 +33,7 @@ MODULES = [
     "jax_core.scipy.special",
     "jax_core.scipy.linalg",
     "jax_core.scipy.signal",
+    "jax_core.scipy.fft",
     "jax_core.scipy.stats.norm",
     "jax_core.scipy.stats.expon",
     "jax_core.scipy.stats.laplace",

@@ -4,3 +4,4 @@ from jax_core.scipy import special as special
 from jax_core.scipy import stats as stats
 from jax_core.scipy import linalg as linalg
 from jax_core.scipy import signal as signal
+from jax_core.scipy import fft as fft
