@@ -8,6 +8,8 @@ from jax_core._src.scipy.special import erfc as erfc
 from jax_core._src.scipy.special import erfinv as erfinv
 from jax_core._src.scipy.special import expit as expit
 from jax_core._src.scipy.special import gamma as gamma
+from jax_core._src.scipy.special import gammainc as gammainc
+from jax_core._src.scipy.special import gammaincc as gammaincc
 from jax_core._src.scipy.special import gammaln as gammaln
 from jax_core._src.scipy.special import gammasgn as gammasgn
 from jax_core._src.scipy.special import i0 as i0

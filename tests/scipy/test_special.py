@@ -99,3 +99,13 @@ def test_grads() -> None:
 def test_bad_input() -> None:
     with pytest.raises(TypeError):
         jsp.erf([1.0, 2.0])  # type: ignore[arg-type]
+
+
+def test_incomplete_gamma() -> None:
+    a = np.array([0.5, 1.0, 2.5, 10.0, 30.0], np.float32)[:, None]
+    x = np.array([0.0, 0.1, 1.0, 3.0, 9.5, 25.0, 60.0], np.float32)[None, :]
+    np.testing.assert_allclose(np.asarray(jsp.gammainc(a, x)), ss.gammainc(a, x), rtol=5e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(jsp.gammaincc(a, x)), ss.gammaincc(a, x), rtol=5e-5, atol=1e-6)
+    assert np.isnan(float(jsp.gammainc(-1.0, 1.0)))
+    g = float(jax.grad(jsp.gammainc, argnums=1)(2.5, 3.0))
+    assert g == pytest.approx(np.exp(-3.0 + 1.5 * np.log(3.0) - ss.gammaln(2.5)), rel=1e-4)
