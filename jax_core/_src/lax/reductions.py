@@ -254,33 +254,31 @@ reduce_prod_p.def_rules(
 # -- reduce_and / reduce_or / reduce_xor ------------------------------------------------
 
 
+def _logical_reduction(name: str, identity: Any, op: Any) -> Primitive:
+    """A bitwise/logical reduction primitive: same dtype out, ``identity`` as the init value."""
+    prim = Primitive(name)
+
+    def abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> ShapedArray:
+        return ShapedArray(_logical_shape(operand, axes), operand.dtype)
+
+    def lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]) -> ir.Value[Any]:
+        aval = ctx.avals_out[0]
+        return lower_reduce(x, identity(aval.dtype), axes, op, aval)
+
+    prim.def_rules(
+        Rules(abstract_eval=abstract_eval, lower=lower, jvp=zero_jvp(prim), batch=rr.reducer_batcher(prim))
+    )
+    return prim
+
+
+reduce_and_p = _logical_reduction("reduce_and", _all_ones, hlo.and_)
+reduce_or_p = _logical_reduction("reduce_or", _zero, hlo.or_)
+reduce_xor_p = _logical_reduction("reduce_xor", _zero, hlo.xor)
+
+
 def reduce_and(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Logical (bool) or bitwise (integer) AND of ``operand``'s elements over ``axes``."""
     return _bind(reduce_and_p, operand, axes=_axes_tuple(axes))
-
-
-reduce_and_p = Primitive("reduce_and")
-
-
-def _reduce_and_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> ShapedArray:
-    return ShapedArray(_logical_shape(operand, axes), operand.dtype)
-
-
-def _reduce_and_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
-) -> ir.Value[Any]:
-    aval = ctx.avals_out[0]
-    return lower_reduce(x, _all_ones(aval.dtype), axes, hlo.and_, aval)
-
-
-reduce_and_p.def_rules(
-    Rules(
-        abstract_eval=_reduce_and_abstract_eval,
-        lower=_reduce_and_lower,
-        jvp=zero_jvp(reduce_and_p),
-        batch=rr.reducer_batcher(reduce_and_p),
-    )
-)
 
 
 def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
@@ -288,57 +286,9 @@ def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _bind(reduce_or_p, operand, axes=_axes_tuple(axes))
 
 
-reduce_or_p = Primitive("reduce_or")
-
-
-def _reduce_or_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> ShapedArray:
-    return ShapedArray(_logical_shape(operand, axes), operand.dtype)
-
-
-def _reduce_or_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
-) -> ir.Value[Any]:
-    aval = ctx.avals_out[0]
-    return lower_reduce(x, _zero(aval.dtype), axes, hlo.or_, aval)
-
-
-reduce_or_p.def_rules(
-    Rules(
-        abstract_eval=_reduce_or_abstract_eval,
-        lower=_reduce_or_lower,
-        jvp=zero_jvp(reduce_or_p),
-        batch=rr.reducer_batcher(reduce_or_p),
-    )
-)
-
-
 def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Logical (bool) or bitwise (integer) XOR of ``operand``'s elements over ``axes``."""
     return _bind(reduce_xor_p, operand, axes=_axes_tuple(axes))
-
-
-reduce_xor_p = Primitive("reduce_xor")
-
-
-def _reduce_xor_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> ShapedArray:
-    return ShapedArray(_logical_shape(operand, axes), operand.dtype)
-
-
-def _reduce_xor_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
-) -> ir.Value[Any]:
-    aval = ctx.avals_out[0]
-    return lower_reduce(x, _zero(aval.dtype), axes, hlo.xor, aval)
-
-
-reduce_xor_p.def_rules(
-    Rules(
-        abstract_eval=_reduce_xor_abstract_eval,
-        lower=_reduce_xor_lower,
-        jvp=zero_jvp(reduce_xor_p),
-        batch=rr.reducer_batcher(reduce_xor_p),
-    )
-)
 
 
 # -- argmin / argmax --------------------------------------------------------------------
