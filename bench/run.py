@@ -6,8 +6,8 @@ Prints one row per workload: both times, the ratio jax_core/JAX, the target rati
 PASS/FAIL. See bench/README.md for what each row measures.
 
 Options: ``--quick`` (fewer repeats), ``--json OUT`` (write raw samples and results),
-``--strict`` (exit 1 when a row fails or errors), ``--core-python`` / ``--jax-python``
-(other interpreters).
+``--strict`` (exit 1 when a row fails or errors), ``--rows LIST`` (only these rows, by key or
+letter: ``--rows i,j,sort``), ``--core-python`` / ``--jax-python`` (other interpreters).
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("per_example_grads", "(g) jit(vmap(grad)) per-example grads", "us/call", 1 / 0.98),
     ("rnn_scan_compile", "(h) compile grad of 100-step scan RNN", "ms", 1.0),
     ("random_normal", "(r) jit random.normal, 1e7 f32", "ms/call", 1 / 0.98),
+    ("matmul_chain", "(i) jit 8x tanh(x @ W), f32[256,256]", "ms/call", 1 / 0.98),
+    ("softmax", "(j) jit softmax via logsumexp, 1024^2", "ms/call", 1 / 0.98),
+    ("logsumexp", "(j2) jit logsumexp(axis=-1), 1024^2", "ms/call", 1 / 0.98),
+    ("sort", "(k) jit jnp.sort, f32[1e6]", "ms/call", 1 / 0.98),
+    ("argsort", "(k2) jit jnp.argsort, f32[1e6]", "ms/call", 1 / 0.98),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -48,6 +53,11 @@ AGGREGATE = {
     "per_example_grads": "min",
     "rnn_scan_compile": "median",
     "random_normal": "min",
+    "matmul_chain": "min",
+    "softmax": "min",
+    "logsumexp": "min",
+    "sort": "min",
+    "argsort": "min",
 }
 
 
@@ -66,8 +76,28 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def run_worker(lib: str, python: str, quick: bool, timeout: float) -> dict[str, Any]:
+def select_rows(spec: str | None) -> list[str]:
+    """Row keys named by ``--rows`` (comma-separated keys such as ``sort`` or row letters such
+    as ``k2``), in table order; all rows when ``spec`` is None."""
+    if spec is None:
+        return [key for key, *_ in ROWS]
+    letters = {label[1 : label.index(")")]: key for key, label, *_ in ROWS}
+    wanted: set[str] = set()
+    for name in filter(None, (n.strip() for n in spec.split(","))):
+        key = letters.get(name.strip("()"), name)
+        if key not in AGGREGATE and key != "import":
+            known = ", ".join(f"{k} ({lt})" for lt, k in letters.items())
+            raise SystemExit(f"run.py: unknown row {name!r}; rows: {known}")
+        wanted.add(key)
+    return [key for key, *_ in ROWS if key in wanted]
+
+
+def run_worker(
+    lib: str, python: str, quick: bool, timeout: float, only: list[str] | None = None
+) -> dict[str, Any]:
     cmd = [python, "-m", "bench.worker", "--lib", lib] + (["--quick"] if quick else [])
+    for name in only or []:
+        cmd += ["--only", name]
     try:
         p = subprocess.run(
             cmd,
@@ -139,7 +169,16 @@ def main() -> int:
     ap.add_argument("--strict", action="store_true", help="exit 1 if any row fails or errors")
     ap.add_argument("--core-python", default=str(ROOT / ".venv/bin/python"))
     ap.add_argument("--jax-python", default=str(ROOT / ".venv-jax/bin/python"))
+    ap.add_argument(
+        "--rows",
+        metavar="LIST",
+        help="run only these rows: comma-separated keys or letters, e.g. 'i,j,sort' "
+        "(default: all)",
+    )
     args = ap.parse_args()
+    keys = select_rows(args.rows)
+    rows = [row for row in ROWS if row[0] in keys]
+    only = None if args.rows is None else [k for k in keys if k != "import"]
 
     pythons = {"jax_core": args.core_python, "jax": args.jax_python}
     t_start = time.perf_counter()
@@ -149,16 +188,21 @@ def main() -> int:
     order = ["jax_core", "jax"] if args.quick else ["jax_core", "jax", "jax", "jax_core"]
     workers: dict[str, list[dict[str, Any]]] = {lib: [] for lib in LIBS}
     for lib in order:
+        if only == []:  # only the import row was asked for
+            workers[lib].append({"workloads": {}})
+            continue
         log(f"[bench] workloads under {lib} ({pythons[lib]})")
-        workers[lib].append(run_worker(lib, pythons[lib], args.quick, timeout=600))
+        workers[lib].append(run_worker(lib, pythons[lib], args.quick, timeout=600, only=only))
 
-    log("[bench] import times")
-    imports = measure_imports(pythons, runs=3 if args.quick else 7)
+    imports: dict[str, dict[str, Any]] = {lib: {"error": "not run"} for lib in LIBS}
+    if "import" in keys:
+        log("[bench] import times")
+        imports = measure_imports(pythons, runs=3 if args.quick else 7)
 
     # results[key][lib] = {"value": float} | {"error": str}
     results: dict[str, dict[str, dict[str, Any]]] = {}
     fatal: dict[str, str] = {}
-    for key, *_ in ROWS:
+    for key, *_ in rows:
         results[key] = {}
         for lib in LIBS:
             if key == "import":
@@ -191,7 +235,7 @@ def main() -> int:
     def cell(d: dict[str, Any]) -> str:
         return f"{d['value']:10.2f}" if "value" in d else f"{'ERROR':>10}"
 
-    for key, label, unit, target in ROWS:
+    for key, label, unit, target in rows:
         core, jx = results[key]["jax_core"], results[key]["jax"]
         if "value" in core and "value" in jx and jx["value"] > 0:
             ratio = core["value"] / jx["value"]
@@ -207,7 +251,7 @@ def main() -> int:
                     errors.append(f"{label} [{lib}]: {results[key][lib]['error']}")
         any_bad |= not ok
         lines.append(
-            f"{label:<40} {cell(core)} {cell(jx)} {unit:<8} {rs} {'<= ' + str(target):>7}  {verdict}"
+            f"{label:<40} {cell(core)} {cell(jx)} {unit:<8} {rs} {f'<= {target:.2f}':>7}  {verdict}"
         )
 
     elapsed = time.perf_counter() - t_start
@@ -235,7 +279,7 @@ def main() -> int:
             "elapsed_s": elapsed,
             "rows": [
                 {"key": k, "label": lbl, "unit": u, "target": t, **results[k]}
-                for k, lbl, u, t in ROWS
+                for k, lbl, u, t in rows
             ],
             "fatal": fatal,
         }

@@ -18,11 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from bench import workloads_transforms as _transforms
+from bench import workloads_array as _array
 from bench import workloads_random as _random
+from bench import workloads_transforms as _transforms
 
 # How each workload's samples are reduced to one number (see bench/run.py).
-AGGREGATE = {"dispatch": "min", "eager_sin": "min", "mlp20_compile": "median", **_transforms.AGGREGATE, **_random.AGGREGATE}
+AGGREGATE = {
+    "dispatch": "min",
+    "eager_sin": "min",
+    "mlp20_compile": "median",
+    **_transforms.AGGREGATE,
+    **_random.AGGREGATE,
+    **_array.AGGREGATE,
+}
 
 
 def _timed_batches(
@@ -147,6 +155,7 @@ WORKLOADS: dict[str, Callable[..., list[float]]] = {
 }
 WORKLOADS.update(_transforms.WORKLOADS)
 WORKLOADS.update(_random.WORKLOADS)
+WORKLOADS.update(_array.WORKLOADS)
 
 
 def run(

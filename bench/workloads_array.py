@@ -1,0 +1,144 @@
+"""Array-API workloads (the "array API" issue): steady-state ``jit`` of a few representative
+programs whose HLO should match JAX's: a matmul chain, softmax and logsumexp, sort and argsort,
+and (once ``lax.conv_general_dilated`` exists in jax_core) a small conv net forward.
+
+Like bench/workloads.py, each takes the library modules (``jax`` is ``jax_core`` or ``jax``;
+``jnp`` is its ``numpy``) and uses only API both share: ``jit``, ``@``, ``jnp.tanh``,
+``jnp.exp``, ``jnp.sort``, ``jnp.argsort``, ``jax.scipy.special.logsumexp``. Each checks its
+result against NumPy (float64 where rounding matters) before timing. Every row reports ms/call:
+the minimum over batches of a few calls each, blocking on the last result of a batch.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+# (i) matmul chain: CHAIN layers of x = tanh(x @ W), all f32[MM, MM] (about 270 MFLOP a call).
+CHAIN = 8
+MM = 256
+# (j) softmax / logsumexp over the last axis of f32[SM, SM].
+SM = 1024
+# (k) sort / argsort of f32[SORT_N].
+SORT_N = 1_000_000
+
+
+def _time_ms(step: Callable[[], Any], *, calls: int, repeats: int) -> list[float]:
+    """ms per call for each of ``repeats`` batches of ``calls`` calls of ``step()``.
+
+    ``step()`` returns an array; the last one of each batch is blocked on, so a batch includes
+    all the work it queued. One untimed call first; GC is off inside a batch (as in ``timeit``).
+    """
+    step().block_until_ready()
+    out: list[float] = []
+    for _ in range(repeats):
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            r = None
+            for _ in range(calls):
+                r = step()
+            assert r is not None
+            r.block_until_ready()
+            t1 = time.perf_counter()
+        finally:
+            gc.enable()
+        out.append((t1 - t0) / calls * 1e3)
+    return out
+
+
+def _special(jax: Any) -> Any:
+    """``jax.scipy.special`` of either library (real JAX needs the submodule imported)."""
+    return importlib.import_module(jax.__name__ + ".scipy.special")
+
+
+def matmul_chain(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
+    """(i) steady-state ``jit`` of 8 layers ``x = tanh(x @ W)``, all f32[256,256]; ms/call."""
+    rng = np.random.default_rng(0)
+    ws_np = [
+        (rng.standard_normal((MM, MM)) / np.sqrt(MM)).astype(np.float32) for _ in range(CHAIN)
+    ]
+    x_np = rng.standard_normal((MM, MM)).astype(np.float32)
+
+    def chain(ws: list[Any], x: Any) -> Any:
+        for w in ws:
+            x = jnp.tanh(x @ w)
+        return x
+
+    f = jax.jit(chain)
+    ws = [jnp.asarray(w) for w in ws_np]
+    x = jnp.asarray(x_np)
+    ref = x_np.astype(np.float64)
+    for w in ws_np:
+        ref = np.tanh(ref @ w)
+    np.testing.assert_allclose(np.asarray(f(ws, x)), ref, rtol=1e-4, atol=1e-4)
+    return _time_ms(lambda: f(ws, x), calls=5 if quick else 20, repeats=3 if quick else 7)
+
+
+def _sm_input(jnp: Any) -> tuple[np.ndarray[Any, Any], Any]:
+    x_np = (3.0 * np.random.default_rng(1).standard_normal((SM, SM))).astype(np.float32)
+    return x_np, jnp.asarray(x_np)
+
+
+def _np_logsumexp(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    x64 = x.astype(np.float64)
+    m = x64.max(axis=-1, keepdims=True)
+    out: np.ndarray[Any, Any] = np.log(np.exp(x64 - m).sum(axis=-1, keepdims=True)) + m
+    return out
+
+
+def softmax(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
+    """(j) steady-state ``jit(lambda x: jnp.exp(x - logsumexp(x, -1, keepdims=True)))`` on
+    f32[1024,1024]; ms/call. (jax_core has no ``jax.nn``; this form is shared API.)"""
+    lse = _special(jax).logsumexp
+    f = jax.jit(lambda x: jnp.exp(x - lse(x, axis=-1, keepdims=True)))
+    x_np, x = _sm_input(jnp)
+    ref = np.exp(x_np.astype(np.float64) - _np_logsumexp(x_np))
+    np.testing.assert_allclose(np.asarray(f(x)), ref, rtol=1e-4, atol=1e-7)
+    return _time_ms(lambda: f(x), calls=10 if quick else 50, repeats=3 if quick else 7)
+
+
+def logsumexp(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
+    """(j2) steady-state ``jit(lambda x: logsumexp(x, axis=-1))`` on f32[1024,1024]; ms/call."""
+    lse = _special(jax).logsumexp
+    f = jax.jit(lambda x: lse(x, axis=-1))
+    x_np, x = _sm_input(jnp)
+    np.testing.assert_allclose(np.asarray(f(x)), _np_logsumexp(x_np)[:, 0], rtol=1e-5, atol=1e-5)
+    return _time_ms(lambda: f(x), calls=10 if quick else 50, repeats=3 if quick else 7)
+
+
+def _sort_input(jnp: Any) -> tuple[np.ndarray[Any, Any], Any]:
+    x_np = np.random.default_rng(2).standard_normal(SORT_N).astype(np.float32)
+    return x_np, jnp.asarray(x_np)
+
+
+def sort(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
+    """(k) steady-state ``jit(jnp.sort)`` on f32[1e6]; ms/call."""
+    f = jax.jit(jnp.sort)
+    x_np, x = _sort_input(jnp)
+    np.testing.assert_array_equal(np.asarray(f(x)), np.sort(x_np))
+    return _time_ms(lambda: f(x), calls=2 if quick else 3, repeats=3 if quick else 7)
+
+
+def argsort(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
+    """(k2) steady-state ``jit(jnp.argsort)`` (stable) on f32[1e6]; ms/call."""
+    f = jax.jit(jnp.argsort)
+    x_np, x = _sort_input(jnp)
+    np.testing.assert_array_equal(np.asarray(f(x)), np.argsort(x_np, kind="stable"))
+    return _time_ms(lambda: f(x), calls=2 if quick else 3, repeats=3 if quick else 7)
+
+
+WORKLOADS: dict[str, Callable[..., list[float]]] = {
+    "matmul_chain": matmul_chain,
+    "softmax": softmax,
+    "logsumexp": logsumexp,
+    "sort": sort,
+    "argsort": argsort,
+}
+AGGREGATE = {name: "min" for name in WORKLOADS}
