@@ -72,6 +72,13 @@ class Jitted(Protocol[P, R_co]):
         ...
 
 
+class JitDecorator(Protocol):
+    """What ``jit(static_argnames=...)`` without a function returns: applied to a function,
+    it jits it with those options (``@jit(static_argnames="n")``)."""
+
+    def __call__(self, fun: Callable[P, R], /) -> Jitted[P, R]: ...
+
+
 @overload
 def jit(
     fun: Callable[P, R],
@@ -95,7 +102,7 @@ def jit(
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
     inline: bool = False,
-) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
+) -> JitDecorator: ...
 
 
 def jit(
@@ -107,7 +114,7 @@ def jit(
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
     inline: bool = False,
-) -> Jitted[P, R] | Callable[[Callable[P, R]], Jitted[P, R]]:
+) -> Jitted[P, R] | JitDecorator:
     """Compiles ``fun`` with XLA; calls with new shapes/dtypes/static values retrace.
 
     Every operation inside is staged (omnistaging). Arguments listed in
@@ -118,8 +125,8 @@ def jit(
     jaxpr instead of becoming a nested ``jit`` equation.
     """
 
-    def wrap(f: Callable[P, R]) -> Jitted[P, R]:
-        out: Jitted[P, R] = make_jit(
+    def wrap(f: Callable[Q, S], /) -> Jitted[Q, S]:
+        out: Jitted[Q, S] = make_jit(
             f,
             static_argnums=static_argnums,
             static_argnames=static_argnames,

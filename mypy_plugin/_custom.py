@@ -1,0 +1,186 @@
+"""``custom_jvp.defjvp`` and ``custom_vjp.defvjp``: the rules' shapes checked against the
+function they differentiate (one primal/tangent/cotangent per differentiable parameter, the
+``(output, ...)`` pairs)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.subtypes import is_subtype
+from mypy.types import AnyType, CallableType, Instance, Parameters, Type, get_proper_type
+
+from mypy_plugin import _errors
+from mypy_plugin._args import Args, ints, named_args, value
+from mypy_plugin._types import (
+    as_callable,
+    callable_name,
+    fmt,
+    has_star_args,
+    positional,
+    tuple_items,
+)
+
+NONDIFF_ATTR = "__jax_core_nondiff__"
+
+
+def _function(t: Instance) -> tuple[Parameters, Type] | None:
+    """The parameters and result of the function a ``custom_jvp[P, R]`` wraps."""
+    if len(t.args) != 2:
+        return None
+    params = get_proper_type(t.args[0])
+    return (params, t.args[1]) if isinstance(params, Parameters) else None
+
+
+def _nondiff(t: Instance) -> int:
+    attrs = t.extra_attrs.attrs if t.extra_attrs else {}
+    items = tuple_items(attrs[NONDIFF_ATTR]) if NONDIFF_ATTR in attrs else None
+    return len(items) if items is not None else 0
+
+
+def constructor_hook(ctx: FunctionContext) -> Type:
+    """``custom_jvp(f, nondiff_argnums=...)``: remembers how many arguments are non-differentiable."""
+    return record_nondiff(ctx.api, ctx.default_return_type, named_args(ctx))
+
+
+def record_nondiff(api: CheckerPluginInterface, t: Type, args: Args) -> Type:
+    """``t`` carrying the statically known ``nondiff_argnums`` of ``args``."""
+    p = get_proper_type(t)
+    nums = ints(value(args.get("nondiff_argnums")))
+    if not isinstance(p, Instance) or not nums:
+        return t
+    return p.copy_with_extra_attr(NONDIFF_ATTR, args["nondiff_argnums"].type)
+
+
+class _RuleCheck:
+    def __init__(self, ctx: MethodContext, what: str) -> None:
+        self.api: CheckerPluginInterface = ctx.api
+        self.context: Context = ctx.context
+        self.what = what
+
+    def fail(self, msg: str) -> None:
+        self.api.fail(f"{self.what}: {msg}", self.context, code=_errors.CUSTOM_RULE)
+
+    def arity(self, rule: CallableType, expected: int, spelled: str) -> bool:
+        n = len(positional(rule))
+        if n != expected and not has_star_args(rule):
+            self.fail(
+                f"{callable_name(rule)} must take {spelled}, but it takes {n} positional parameters"
+            )
+            return False
+        return True
+
+    def tuple_param(
+        self, rule: CallableType, index: int, label: str, expected: Sequence[Type]
+    ) -> None:
+        """The rule's ``label`` parameter, if annotated as a tuple, has one entry per
+        differentiable parameter and accepts its type."""
+        items = tuple_items(rule.arg_types[index])
+        if items is None:
+            return
+        if len(items) != len(expected):
+            self.fail(
+                f"{label} of {callable_name(rule)} is {fmt(self.api, rule.arg_types[index])}, but the "
+                f"function has {len(expected)} differentiable parameters"
+            )
+            return
+        for i, (got, want) in enumerate(zip(items, expected, strict=True)):
+            if not is_subtype(want, got):
+                self.fail(
+                    f"entry {i} of {label} of {callable_name(rule)} is {fmt(self.api, got)}, but the "
+                    f"function's parameter has type {fmt(self.api, want)}"
+                )
+
+    def pair(self, rule: CallableType, out: Type, spelled: str) -> Sequence[Type] | None:
+        """The rule returns a pair whose first element has the function's result type."""
+        ret = rule.ret_type
+        if isinstance(get_proper_type(ret), AnyType):
+            return None
+        items = tuple_items(ret)
+        if items is None or len(items) != 2:
+            self.fail(
+                f"{callable_name(rule)} must return {spelled}, but it returns {fmt(self.api, ret)}"
+            )
+            return None
+        if not is_subtype(items[0], out):
+            self.fail(
+                f"the first element returned by {callable_name(rule)} is {fmt(self.api, items[0])}, "
+                f"but the function returns {fmt(self.api, out)}"
+            )
+        return items
+
+
+def _differentiable(params: Parameters, nondiff: int) -> list[Type]:
+    return [params.arg_types[i] for i, k in enumerate(params.arg_kinds) if k.is_positional()][
+        nondiff:
+    ]
+
+
+def defjvp_hook(ctx: MethodContext) -> Type:
+    """``@f.defjvp``: ``rule(*nondiff, primals, tangents) -> (primal_out, tangent_out)``."""
+    t = get_proper_type(ctx.type)
+    fn = _function(t) if isinstance(t, Instance) else None
+    rule = as_callable(ctx.api, ctx.arg_types[0][0]) if ctx.arg_types and ctx.arg_types[0] else None
+    if fn is None or rule is None or not isinstance(t, Instance):
+        return ctx.default_return_type
+    params, out = fn
+    k = _nondiff(t)
+    check = _RuleCheck(ctx, "custom_jvp rule")
+    if check.arity(
+        rule,
+        k + 2,
+        "(primals, tangents)"
+        if k == 0
+        else f"{k} non-differentiable arguments, then (primals, tangents)",
+    ):
+        diff = _differentiable(params, k)
+        check.tuple_param(rule, k, "primals", diff)
+        check.tuple_param(rule, k + 1, "tangents", diff)
+    check.pair(rule, out, "a pair (primal_out, tangent_out)")
+    return ctx.default_return_type
+
+
+def defvjp_hook(ctx: MethodContext) -> Type:
+    """``f.defvjp(fwd, bwd)``: ``fwd`` takes the function's parameters and returns
+    ``(out, residuals)``; ``bwd(*nondiff, residuals, g)`` returns one cotangent per
+    differentiable parameter, as a tuple."""
+    t = get_proper_type(ctx.type)
+    fn = _function(t) if isinstance(t, Instance) else None
+    if (
+        fn is None
+        or not isinstance(t, Instance)
+        or len(ctx.arg_types) < 2
+        or not ctx.arg_types[0]
+        or not ctx.arg_types[1]
+    ):
+        return ctx.default_return_type
+    fwd, bwd = as_callable(ctx.api, ctx.arg_types[0][0]), as_callable(ctx.api, ctx.arg_types[1][0])
+    params, out = fn
+    k = _nondiff(t)
+    n_diff = len(_differentiable(params, k))
+    check = _RuleCheck(ctx, "custom_vjp")
+    if fwd is not None:
+        check.pair(fwd, out, "a pair (output, residuals)")
+    if bwd is not None and check.arity(
+        bwd,
+        k + 2,
+        "(residuals, output_cotangent)"
+        if k == 0
+        else f"{k} non-differentiable arguments, then (residuals, output_cotangent)",
+    ):
+        ret = bwd.ret_type
+        items = tuple_items(ret)
+        p = get_proper_type(ret)
+        is_tuple_instance = isinstance(p, Instance) and p.type.fullname == "builtins.tuple"
+        if items is not None and len(items) != n_diff:
+            check.fail(
+                f"{callable_name(bwd)} returns {fmt(ctx.api, ret)}, but the function has {n_diff} "
+                "differentiable parameters: return one cotangent per parameter"
+            )
+        elif items is None and not is_tuple_instance and not isinstance(p, AnyType):
+            check.fail(
+                f"{callable_name(bwd)} must return a tuple with one cotangent per differentiable "
+                f"parameter ({n_diff}), but it returns {fmt(ctx.api, ret)}"
+            )
+    return ctx.default_return_type

@@ -1,0 +1,208 @@
+"""``jit``: static and donated arguments checked against the signature, the jit-boundary
+signature (``Array`` parameters accept ``ArrayLike``; scalar results are ``Array``), hashable
+static values at each call, and static positions kept through method binding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mypy.nodes import ARG_STAR2, Context
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
+from mypy.types import (
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    TupleType,
+    Type,
+    get_proper_type,
+)
+
+from mypy_plugin import _errors, _names
+from mypy_plugin._args import Arg, Args, ints, named_args, strs, value
+from mypy_plugin._types import (
+    as_callable,
+    as_outputs,
+    callable_name,
+    fmt,
+    has_star_args,
+    instance,
+    is_hashable,
+    normalize_index,
+    parameters,
+    positional,
+    widen_arrays,
+)
+
+STATIC_ATTR = "__jax_core_static__"  # on a Jitted: the indices of its static parameters
+KWARG_ATTR = "__jax_core_kw_{}__"  # on a JitDecorator / partial: one keyword argument of the call
+JIT_KWARGS = ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames", "inline")
+
+
+def _argnums(
+    api: CheckerPluginInterface, context: Context, args: Args, key: str, n: int, star: bool
+) -> set[int]:
+    nums = ints(value(args.get(key)))
+    out: set[int] = set()
+    for i in nums or ():
+        j = normalize_index(i, n)
+        if j is None and not star:
+            api.fail(
+                f"Jitted function has {key}={nums}, but only accepts {n} positional arguments",
+                context,
+                code=_errors.DONATE if key.startswith("donate") else _errors.STATIC,
+            )
+        elif j is not None:
+            out.add(j)
+    return out
+
+
+def _argnames(
+    api: CheckerPluginInterface,
+    context: Context,
+    args: Args,
+    key: str,
+    names: list[str | None],
+    kw: bool,
+) -> set[int]:
+    given = strs(value(args.get(key)))
+    out: set[int] = set()
+    bad = [g for g in given or () if g not in names]
+    if bad and not kw:
+        api.fail(
+            f"Jitted function has invalid argnames {set(bad)} in {key}. Function does not take these args",
+            context,
+            code=_errors.DONATE if key.startswith("donate") else _errors.STATIC,
+        )
+    out.update(names.index(g) for g in given or () if g in names)
+    return out
+
+
+def make_jitted(
+    api: CheckerPluginInterface, context: Context, fun_type: Type, args: Args, default: Type
+) -> Type:
+    """The type of ``jit(fun, **args)``, after checking ``args`` against ``fun``'s signature."""
+    c = as_callable(api, fun_type)
+    if c is None:
+        return default
+    n, star = len(positional(c)), has_star_args(c)
+    kw = ARG_STAR2 in c.arg_kinds
+    static = _argnums(api, context, args, "static_argnums", n, star)
+    static |= _argnames(api, context, args, "static_argnames", c.arg_names, kw)
+    donated = _argnums(api, context, args, "donate_argnums", n, star)
+    donated |= _argnames(api, context, args, "donate_argnames", c.arg_names, kw)
+    if both := sorted(static & donated):
+        names = {c.arg_names[i] or str(i) for i in both}
+        api.fail(
+            "static_argnames and donate_argnames cannot intersect. Argument names "
+            f"{names} appear in both static_argnames and donate_argnames",
+            context,
+            code=_errors.DONATE,
+        )
+    # The jit-boundary view (ArrayLike parameters, Array results) is applied per call, by
+    # jitted_signature_hook/jitted_call_hook: put into the type arguments, it would feed back
+    # into mypy's inference of enclosing calls (``vmap(jit(f))``) as if ``f`` had been declared so.
+    jitted = instance(api, _names.JITTED, [parameters(c), c.ret_type])
+    return with_static(api, jitted, static) if static else jitted
+
+
+def jit_hook(ctx: FunctionContext) -> Type:
+    """``jit(f, ...)`` and ``@jit``; ``jit(...)`` without a function returns the decorator with
+    the keyword arguments recorded on it."""
+    args = named_args(ctx)
+    fun = args.get("fun")
+    if fun is not None:
+        return make_jitted(ctx.api, ctx.context, fun.type, args, ctx.default_return_type)
+    return record_kwargs(ctx.default_return_type, args)
+
+
+def record_kwargs(t: Type, args: Args) -> Type:
+    """``t`` (a decorator or ``partial`` instance) carrying the jit keyword arguments."""
+    p = get_proper_type(t)
+    if not isinstance(p, Instance):
+        return t
+    for key in JIT_KWARGS:
+        if key in args:
+            p = p.copy_with_extra_attr(KWARG_ATTR.format(key), args[key].type)
+    return p
+
+
+def recorded_kwargs(t: Instance) -> dict[str, Type]:
+    """The keyword arguments ``record_kwargs`` stored on ``t``."""
+    attrs = t.extra_attrs.attrs if t.extra_attrs else {}
+    return {k: attrs[KWARG_ATTR.format(k)] for k in JIT_KWARGS if KWARG_ATTR.format(k) in attrs}
+
+
+def decorator_call_hook(ctx: MethodContext) -> Type:
+    """``@jit(static_argnames=...)``: applying the recorded decorator to a function."""
+    if not isinstance(ctx.type, Instance) or not ctx.arg_types or len(ctx.arg_types[0]) != 1:
+        return ctx.default_return_type
+    args = {k: Arg(None, t) for k, t in recorded_kwargs(ctx.type).items()}
+    return make_jitted(ctx.api, ctx.context, ctx.arg_types[0][0], args, ctx.default_return_type)
+
+
+def _static_indices(t: Type) -> list[int]:
+    p = get_proper_type(t)
+    attrs = p.extra_attrs.attrs if isinstance(p, Instance) and p.extra_attrs else {}
+    static = get_proper_type(attrs.get(STATIC_ATTR)) if STATIC_ATTR in attrs else None
+    if not isinstance(static, TupleType):
+        return []
+    return [
+        v.value
+        for v in map(get_proper_type, static.items)
+        if isinstance(v, LiteralType) and isinstance(v.value, int)
+    ]
+
+
+def jitted_signature_hook(ctx: MethodSigContext) -> CallableType:
+    """A call of a jitted function accepts any ``ArrayLike`` where the function takes an
+    ``Array`` (jit converts its non-static inputs), and returns ``Array`` for Python scalars."""
+    sig = widen_arrays(ctx.api, ctx.default_signature, set(_static_indices(ctx.type)))
+    return sig.copy_modified(ret_type=as_outputs(ctx.api, sig.ret_type))  # pyright: ignore[reportUnknownMemberType]  (mypy's Bogus[] parameters)
+
+
+def jitted_call_hook(ctx: MethodContext) -> Type:
+    """A call of a jitted function: every value passed to a static parameter must be hashable."""
+    for i in _static_indices(ctx.type):
+        if i >= len(ctx.arg_types):
+            continue
+        for t in ctx.arg_types[i]:
+            if not is_hashable(ctx.api, t):
+                name = ctx.callee_arg_names[i]
+                where = f'static argument "{name}"' if name else f"static argument {i}"
+                ctx.api.fail(
+                    f"Non-hashable static arguments are not supported: {where} of a jitted function "
+                    f"gets a value of type {fmt(ctx.api, t)}; pass a tuple or another hashable value",
+                    ctx.context,
+                    code=_errors.UNHASHABLE,
+                )
+    return ctx.default_return_type
+
+
+def jitted_get_hook(ctx: MethodContext) -> Type:
+    """``instance.method`` of a jitted method: the bound result keeps its static parameters,
+    shifted past ``self``."""
+    static = _static_indices(ctx.type)
+    result = get_proper_type(ctx.default_return_type)
+    if not static or not isinstance(result, Instance) or result.type.fullname != _names.JITTED:
+        return ctx.default_return_type
+    from_class = bool(ctx.arg_types and ctx.arg_types[0]) and isinstance(
+        get_proper_type(ctx.arg_types[0][0]), NoneType
+    )
+    bound = static if from_class else [i - 1 for i in static if i > 0]
+    return with_static(ctx.api, result, bound) if bound else result
+
+
+def with_static(api: CheckerPluginInterface, jitted: Instance, static: Iterable[int]) -> Instance:
+    """``jitted`` recording which of its parameters are static."""
+    int_type = api.named_generic_type("builtins.int", [])
+    items: list[Type] = [LiteralType(i, int_type) for i in sorted(static)]
+    return jitted.copy_with_extra_attr(
+        STATIC_ATTR, TupleType(items, api.named_generic_type("builtins.tuple", [int_type]))
+    )
+
+
+def callable_label(api: CheckerPluginInterface, t: Type) -> str:
+    """How messages name the function in ``t``."""
+    c = as_callable(api, t)
+    return callable_name(c) if c is not None else "the function"

@@ -1,0 +1,131 @@
+"""``vmap`` (``in_axes`` against the positional parameters; batched results are arrays) and
+``checkpoint``/``remat`` (``static_argnums`` in range)."""
+
+from __future__ import annotations
+
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface, FunctionContext
+from mypy.types import AnyType, Instance, NoneType, TupleType, Type, TypedDictType, get_proper_type
+
+from mypy_plugin import _errors
+from mypy_plugin._args import Args, ints, named_args, value
+from mypy_plugin._types import (
+    as_callable,
+    as_outputs,
+    callable_name,
+    fmt,
+    has_star_args,
+    normalize_index,
+    positional,
+)
+
+_MESSAGE = (
+    "vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
+    "arguments passed to the function"
+)
+
+
+def _bad_axis_entry(t: Type) -> Type | None:
+    """The first part of an ``in_axes`` entry that is not an int, None or a container of those."""
+    p = get_proper_type(t)
+    if isinstance(p, (AnyType, NoneType)):
+        return None
+    if isinstance(p, Instance):
+        name = p.type.fullname
+        if name == "builtins.int":
+            return None
+        if name in ("builtins.list", "builtins.dict", "builtins.tuple") and p.args:
+            return _bad_axis_entry(p.args[-1])
+        return p
+    if isinstance(p, TupleType):
+        return next((b for b in map(_bad_axis_entry, p.items) if b is not None), None)
+    if isinstance(p, TypedDictType):
+        return next((b for b in map(_bad_axis_entry, p.items.values()) if b is not None), None)
+    return p
+
+
+def check_in_axes(
+    api: CheckerPluginInterface, context: Context, args: Args, fun_type: Type
+) -> None:
+    """``in_axes``: a list at the top level is rejected (as JAX does); a tuple has one entry per
+    positional parameter; every entry is an int, None or a pytree prefix of those."""
+    c = as_callable(api, fun_type)
+    axes = args.get("in_axes")
+    if axes is None or c is None:
+        return
+    p = get_proper_type(axes.type)
+    if isinstance(p, Instance) and p.type.fullname == "builtins.list":
+        api.fail(f"{_MESSAGE}, but got a list; use a tuple", context, code=_errors.IN_AXES)
+        return
+    if isinstance(p, TupleType):
+        pos = positional(c)
+        required = sum(1 for i in pos if c.arg_kinds[i].is_required())
+        if not has_star_args(c) and not required <= len(p.items) <= len(pos):
+            api.fail(
+                f"{_MESSAGE}, but got len(in_axes)={len(p.items)} while {callable_name(c)} takes "
+                f"{len(pos)} positional parameters",
+                context,
+                code=_errors.IN_AXES,
+            )
+        entries = p.items
+    else:
+        entries = [p]
+    for entry in entries:
+        bad = _bad_axis_entry(entry)
+        if bad is not None:
+            api.fail(
+                f"vmap in_axes entries must be an int, None or a pytree prefix of the argument made of "
+                f"those, but got {fmt(api, bad)}",
+                context,
+                code=_errors.IN_AXES,
+            )
+            return
+
+
+def vmap_hook(ctx: FunctionContext) -> Type:
+    """``vmap(f, in_axes, ...)``: checks ``in_axes``; the result keeps ``f``'s parameters and
+    returns arrays where ``f`` returns Python scalars."""
+    args = named_args(ctx)
+    fun = args.get("fun")
+    if fun is None:
+        return ctx.default_return_type
+    return make_vmapped(ctx.api, ctx.context, fun.type, args, ctx.default_return_type)
+
+
+def make_vmapped(
+    api: CheckerPluginInterface, context: Context, fun_type: Type, args: Args, default: Type
+) -> Type:
+    """The type of ``vmap(fun, **args)``."""
+    check_in_axes(api, context, args, fun_type)
+    c = as_callable(api, fun_type)
+    if c is None:
+        return default
+    return c.copy_modified(ret_type=as_outputs(api, c.ret_type))  # pyright: ignore[reportUnknownMemberType]  (mypy's Bogus[] parameters)
+
+
+def checkpoint_hook(ctx: FunctionContext) -> Type:
+    """``checkpoint(f, static_argnums=...)``: the indices must name positional parameters."""
+    args = named_args(ctx)
+    fun = args.get("fun")
+    if fun is not None:
+        check_checkpoint_static(ctx.api, ctx.context, args, fun.type)
+    return ctx.default_return_type
+
+
+def check_checkpoint_static(
+    api: CheckerPluginInterface, context: Context, args: Args, fun_type: Type
+) -> None:
+    """Reports ``static_argnums`` that do not name a positional parameter of ``fun``."""
+    c = as_callable(api, fun_type)
+    nums = ints(value(args.get("static_argnums")))
+    if c is None or nums is None or has_star_args(c):
+        return
+    n = len(positional(c))
+    if any(normalize_index(i, n) is None for i in nums):
+        api.fail(
+            "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take integer values "
+            f"greater than or equal to `-len(args)` and less than `len(args)`, but got {nums}, while "
+            f"{callable_name(c)} takes {n} positional parameters",
+            context,
+            code=_errors.STATIC,
+        )
