@@ -15,7 +15,7 @@ from jax_core import dtypes, lax
 from jax_core._src.config import enable_x64
 from jax_core.test_util import check_grads
 
-COVERED = frozenset({"jit", "add_any", "stop_gradient"})
+COVERED = frozenset({"jit", "add_any", "stop_gradient", "copy"})
 
 
 def f(x: Any) -> Any:
@@ -129,6 +129,21 @@ def test_stop_gradient() -> None:
     g = jax.grad(lambda x: x * lax.stop_gradient(x))(3.0)
     assert float(g) == 3.0
     assert "stop_gradient" in str(jax.make_jaxpr(lax.stop_gradient)(1.0))
+
+
+def test_copy_is_a_staged_linear_identity() -> None:
+    # x.copy() / jnp.array(x) stage a ``copy`` equation as JAX does (asarray does not), give a
+    # new array eagerly, and differentiate, transpose and batch as the identity.
+    x = jnp.arange(3.0)
+    assert x.copy() is not x and jnp.asarray(x) is x
+    np.testing.assert_array_equal(x.copy(), x)
+    assert str(jax.make_jaxpr(lambda v: v.copy())(x)) == "{ lambda ; a:f32[3]. let b:f32[3] = copy a in (b,) }"
+    assert "copy" not in str(jax.make_jaxpr(jnp.asarray)(x))
+    with enable_x64(True):
+        check_grads(lambda v: jnp.sin(jnp.array(v)) * v.copy(), (np.arange(1.0, 4.0),), order=2, modes=("fwd", "rev"))
+    t = jax.linear_transpose(lambda v: v.copy(), x)(jnp.ones(3))
+    np.testing.assert_array_equal(t[0], np.ones(3))
+    np.testing.assert_array_equal(jax.vmap(lambda v: v.copy() * 2, in_axes=1)(jnp.ones((2, 3))), 2 * np.ones((3, 2)))
 
 
 def test_allow_int_gives_float0_gradients() -> None:

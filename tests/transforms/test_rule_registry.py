@@ -43,7 +43,7 @@ def test_linear_primitives_have_transpose_rules() -> None:
         "add", "sub", "neg", "mul", "div", "add_any", "convert_element_type", "reduce_sum", "cumsum",
         "broadcast_in_dim", "reshape", "transpose", "squeeze", "rev", "pad", "concatenate", "slice",
         "dynamic_slice", "dynamic_update_slice", "gather", "scatter-add", "dot_general", "select_n",
-        "real", "imag", "conj", "complex", "jit", "checkpoint", "custom_lin", "name", "psum",
+        "real", "imag", "conj", "complex", "jit", "checkpoint", "custom_lin", "name", "psum", "copy",
     }
     names = {p.name: p for p in all_primitives()}
     missing = sorted(n for n in linear if n in names and names[n].rules.transpose is None)

@@ -1,7 +1,9 @@
-"""Primitives that exist for differentiation: ``stop_gradient`` and ``checkpoint_name``.
+"""Primitives that are the identity on values: ``stop_gradient``, ``checkpoint_name`` and
+``copy``.
 
-Both are the identity on values; ``stop_gradient`` has a zero tangent, and ``name``
-tags a value so ``checkpoint`` policies (``save_only_these_names``) can pick it out.
+``stop_gradient`` has a zero tangent; ``name`` tags a value so ``checkpoint`` policies
+(``save_only_these_names``) can pick it out; ``copy`` gives a new buffer (``x.copy()``,
+``jnp.array(x, copy=True)``), staged as an equation as JAX does.
 """
 
 from __future__ import annotations
@@ -80,3 +82,19 @@ def checkpoint_name(x: T, name: str) -> T:
     and ``save_any_names_but_these`` (the identity on values)."""
     out: T = tree_map(lambda leaf: name_p.bind(leaf, name=name), x)
     return out
+
+
+def _copy_transpose(ct: Any) -> Any:
+    return copy_p.bind(ct)
+
+
+copy_p = Primitive("copy")
+copy_p.def_rules(
+    Rules(
+        abstract_eval=_identity_abstract_eval,
+        lower=_identity_lower,
+        jvp=linear_jvp(copy_p),
+        transpose=linear_transpose(_copy_transpose),
+        batch=vectorized_batcher(copy_p),
+    )
+)

@@ -370,6 +370,7 @@ METHODS: dict[str, Any] = {
     "__round__": _round_dunder,
     "__contains__": _contains,
     "__reversed__": _reversed,
+    "copy": _copy,
     "__copy__": _self_copy,
     "__deepcopy__": _self_copy,
     "__array_namespace__": _array_namespace,
@@ -378,7 +379,6 @@ METHODS: dict[str, Any] = {
 
 _TRACER_ONLY: dict[str, Any] = {"block_until_ready": _block_until_ready}
 _IMPL_ONLY: dict[str, Any] = {
-    "copy": _copy,
     "device": property(_device, doc="The device holding the array (its sharding if on several)."),
     "committed": property(lambda self: bool(getattr(self, "_committed", True)), doc="Whether the array is committed to its device(s)."),
     "is_fully_addressable": property(lambda self: True, doc="Whether this process holds every shard (always, single-process)."),

@@ -7,6 +7,7 @@ from typing import Any, Literal, overload
 import numpy as np
 from typing_extensions import TypeIs
 
+from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import canonical_shape
@@ -54,7 +55,10 @@ def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin:
     if _contains_array(object) and isinstance(object, (list, tuple)):
         out = _stack_nested(object, dt)
     elif isinstance(object, Array):
-        out = object if dt is None else lax.convert_element_type(object, dt)
+        if dt is not None and dt != object.dtype:
+            out = lax.convert_element_type(object, dt)
+        else:
+            out = copy_p.bind(object) if copy else object
     elif hasattr(object, "__jax_array__"):
         out = ensure_array(object)
         out = out if dt is None else lax.convert_element_type(out, dt)
