@@ -35,6 +35,7 @@ from jax_core._src.transforms.ad_signatures import hessian as hessian
 from jax_core._src.transforms.ad_api import linear_transpose as linear_transpose
 from jax_core._src.transforms.ad_api import closure_convert as closure_convert
 from jax_core._src.transforms.vmap_api import vmap as vmap
+from jax_core._src.transforms.pmap_api import pmap as pmap
 from jax_core._src.transforms.checkpoint import checkpoint as checkpoint
 from jax_core._src.transforms.checkpoint import remat as remat
 from jax_core._src.transforms.checkpoint import checkpoint_policies as checkpoint_policies

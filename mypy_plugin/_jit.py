@@ -40,7 +40,13 @@ JIT_KWARGS = ("static_argnums", "static_argnames", "donate_argnums", "donate_arg
 
 
 def _argnums(
-    api: CheckerPluginInterface, context: Context, args: Args, key: str, n: int, star: bool
+    api: CheckerPluginInterface,
+    context: Context,
+    args: Args,
+    key: str,
+    n: int,
+    star: bool,
+    label: str = "Jitted function",
 ) -> set[int]:
     nums = ints(value(args.get(key)))
     out: set[int] = set()
@@ -48,7 +54,7 @@ def _argnums(
         j = normalize_index(i, n)
         if j is None and not star:
             api.fail(
-                f"Jitted function has {key}={nums}, but only accepts {n} positional arguments",
+                f"{label} has {key}={nums}, but only accepts {n} positional arguments",
                 context,
                 code=_errors.DONATE if key.startswith("donate") else _errors.STATIC,
             )
@@ -79,17 +85,24 @@ def _argnames(
 
 
 def make_jitted(
-    api: CheckerPluginInterface, context: Context, fun_type: Type, args: Args, default: Type
+    api: CheckerPluginInterface,
+    context: Context,
+    fun_type: Type,
+    args: Args,
+    default: Type,
+    static_key: str = "static_argnums",
 ) -> Type:
-    """The type of ``jit(fun, **args)``, after checking ``args`` against ``fun``'s signature."""
+    """The type of ``jit(fun, **args)`` (or ``pmap``'s, whose static positions are given as
+    ``static_key``), after checking ``args`` against ``fun``'s signature."""
     c = as_callable(api, fun_type)
     if c is None:
         return default
     n, star = len(positional(c)), has_star_args(c)
     kw = ARG_STAR2 in c.arg_kinds
-    static = _argnums(api, context, args, "static_argnums", n, star)
+    label = "Jitted function" if static_key == "static_argnums" else "pmapped function"
+    static = _argnums(api, context, args, static_key, n, star, label)
     static |= _argnames(api, context, args, "static_argnames", c.arg_names, kw)
-    donated = _argnums(api, context, args, "donate_argnums", n, star)
+    donated = _argnums(api, context, args, "donate_argnums", n, star, label)
     donated |= _argnames(api, context, args, "donate_argnames", c.arg_names, kw)
     if both := sorted(static & donated):
         names = {c.arg_names[i] or str(i) for i in both}
@@ -114,6 +127,18 @@ def jit_hook(ctx: FunctionContext) -> Type:
     if fun is not None:
         return make_jitted(ctx.api, ctx.context, fun.type, args, ctx.default_return_type)
     return record_kwargs(ctx.default_return_type, args)
+
+
+def pmap_hook(ctx: FunctionContext) -> Type:
+    """``pmap(f, static_broadcasted_argnums=..., donate_argnums=...)``: checked as ``jit``'s
+    static and donated arguments; the result is a ``Jitted``."""
+    args = named_args(ctx)
+    fun = args.get("fun")
+    if fun is None:
+        return ctx.default_return_type
+    return make_jitted(
+        ctx.api, ctx.context, fun.type, args, ctx.default_return_type, "static_broadcasted_argnums"
+    )
 
 
 def record_kwargs(t: Type, args: Args) -> Type:

@@ -19,6 +19,7 @@ JACOBIAN: Final = f"{AD}.jacobian"
 HESSIAN: Final = f"{AD}.hessian"
 DIFFERENTIATED: Final = f"{AD}.Differentiated"
 
+PMAP: Final = "jax_core._src.transforms.pmap_api.pmap"
 VMAP: Final = "jax_core._src.transforms.vmap_api.vmap"
 CHECKPOINT: Final = "jax_core._src.transforms.checkpoint.checkpoint"
 REMAT: Final = "jax_core._src.transforms.checkpoint.remat"

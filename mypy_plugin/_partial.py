@@ -55,6 +55,9 @@ def _custom_class(fullname: str) -> Apply:
 
 APPLY: Final[dict[str, Apply]] = {
     _names.JIT: _jit.make_jitted,
+    _names.PMAP: lambda api, context, fun, args, default: _jit.make_jitted(
+        api, context, fun, args, default, "static_broadcasted_argnums"
+    ),
     _names.VMAP: lambda api, context, fun, args, default: _maps.make_vmapped(
         api, context, fun, args, default
     ),

@@ -65,6 +65,7 @@ class JaxCorePlugin(Plugin):
 
     FUNCTION_HOOKS: ClassVar[Mapping[str, FunctionHook]] = {
         _names.JIT: _jit.jit_hook,
+        _names.PMAP: _jit.pmap_hook,
         _names.VMAP: _maps.vmap_hook,
         _names.CHECKPOINT: _maps.checkpoint_hook,
         _names.REMAT: _maps.checkpoint_hook,
