@@ -1,5 +1,6 @@
 """``lax.cond`` and ``lax.switch``: every branch returns the same type (after the jit-boundary
-view, where a Python scalar is an ``Array``). The annotations alone join the branch results."""
+view, where a Python scalar is an ``Array``), and that type is the result. The annotations
+alone join the branch results."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ def cond_hook(ctx: FunctionContext) -> Type:
     """``cond(pred, true_fun, false_fun, *operands)``."""
     if len(ctx.arg_types) >= 3 and ctx.arg_types[1] and ctx.arg_types[2]:
         a, b = _result(ctx, ctx.arg_types[1][0]), _result(ctx, ctx.arg_types[2][0])
-        if a is not None and b is not None and not _same(a, b):
+        if a is not None and b is not None and _same(a, b):
+            return a
+        if a is not None and b is not None:
             ctx.api.fail(
                 "cond: true_fun and false_fun output must have identical types, but true_fun returns "
                 f"{fmt(ctx.api, a)} and false_fun returns {fmt(ctx.api, b)}",
@@ -44,6 +47,8 @@ def switch_hook(ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     results = [_result(ctx, ctx.api.get_expression_type(e)) for e in exprs[0].items]
     known = [(i, r) for i, r in enumerate(results) if r is not None]
+    if len(known) == len(results) and known and all(_same(known[0][1], r) for _, r in known):
+        return known[0][1]
     for i, r in known[1:]:
         if not _same(known[0][1], r):
             ctx.api.fail(

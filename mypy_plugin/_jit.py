@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mypy.nodes import ARG_STAR2, Context
+from mypy.nodes import ARG_STAR2, Context, Decorator, MemberExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import (
     CallableType,
@@ -15,6 +15,7 @@ from mypy.types import (
     NoneType,
     TupleType,
     Type,
+    TypeType,
     get_proper_type,
 )
 
@@ -204,9 +205,25 @@ def jitted_call_hook(ctx: MethodContext) -> Type:
     return ctx.default_return_type
 
 
+def _is_staticmethod(ctx: MethodContext) -> bool:
+    """Whether this ``__get__`` reads a ``@staticmethod`` (which binds nothing)."""
+    if not isinstance(ctx.context, MemberExpr) or not ctx.arg_types or not ctx.arg_types[0]:
+        return False
+    owner = get_proper_type(ctx.arg_types[0][0])
+    if isinstance(owner, NoneType) and len(ctx.arg_types) > 1 and ctx.arg_types[1]:
+        owner = get_proper_type(ctx.arg_types[1][0])
+        owner = get_proper_type(owner.item) if isinstance(owner, TypeType) else owner
+    if not isinstance(owner, Instance):
+        return False
+    node = owner.type.get(ctx.context.name)
+    return node is not None and isinstance(node.node, Decorator) and node.node.func.is_static
+
+
 def jitted_get_hook(ctx: MethodContext) -> Type:
     """``instance.method`` of a jitted method: the bound result keeps its static parameters,
-    shifted past ``self``."""
+    shifted past ``self``. A jitted ``@staticmethod`` stays unbound."""
+    if _is_staticmethod(ctx):
+        return ctx.type
     static = _static_indices(ctx.type)
     result = get_proper_type(ctx.default_return_type)
     if not static or not isinstance(result, Instance) or result.type.fullname != _names.JITTED:

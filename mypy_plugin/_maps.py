@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from mypy.nodes import Context
+from mypy.nodes import Context, DictExpr, Expression, ListExpr, TupleExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import AnyType, Instance, NoneType, TupleType, Type, TypedDictType, get_proper_type
 
@@ -44,6 +44,18 @@ def _bad_axis_entry(t: Type) -> Type | None:
     return p
 
 
+def _bad_axis_expr(api: CheckerPluginInterface, e: Expression) -> Type | None:
+    """``_bad_axis_entry`` on an expression, looking inside literal tuples, lists and dicts
+    (whose own inferred types are ``Any``-filled in ``in_axes``'s ``Sequence[Any]`` context)."""
+    if isinstance(e, (TupleExpr, ListExpr)):
+        return next((b for b in (_bad_axis_expr(api, i) for i in e.items) if b is not None), None)
+    if isinstance(e, DictExpr):
+        return next(
+            (b for b in (_bad_axis_expr(api, v) for _, v in e.items) if b is not None), None
+        )
+    return _bad_axis_entry(api.get_expression_type(e))
+
+
 def check_in_axes(
     api: CheckerPluginInterface, context: Context, args: Args, fun_type: Type
 ) -> None:
@@ -67,11 +79,7 @@ def check_in_axes(
                 context,
                 code=_errors.IN_AXES,
             )
-        entries = p.items
-    else:
-        entries = [p]
-    for entry in entries:
-        bad = _bad_axis_entry(entry)
+    for bad in _bad_entries(api, axes.expr, p):
         if bad is not None:
             api.fail(
                 f"vmap in_axes entries must be an int, None or a pytree prefix of the argument made of "
@@ -80,6 +88,18 @@ def check_in_axes(
                 code=_errors.IN_AXES,
             )
             return
+
+
+def _bad_entries(
+    api: CheckerPluginInterface, expr: Expression | None, t: Type
+) -> list[Type | None]:
+    """Per ``in_axes`` entry, its first invalid part (None where it is valid)."""
+    if isinstance(expr, TupleExpr):
+        return [_bad_axis_expr(api, e) for e in expr.items]
+    p = get_proper_type(t)
+    return (
+        [_bad_axis_entry(i) for i in p.items] if isinstance(p, TupleType) else [_bad_axis_entry(p)]
+    )
 
 
 def vmap_hook(ctx: FunctionContext) -> Type:
