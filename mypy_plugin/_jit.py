@@ -40,6 +40,12 @@ KWARG_ATTR = "__jax_core_kw_{}__"  # on a JitDecorator / partial: one keyword ar
 JIT_KWARGS = ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames", "inline")
 
 
+def _set_text(names: Iterable[str]) -> str:
+    """A set of names as JAX prints it, in sorted order (a ``set``'s own order changes with
+    hash randomisation, and mypy's cached messages must not)."""
+    return "{" + ", ".join(repr(n) for n in sorted(set(names))) + "}"
+
+
 def _argnums(
     api: CheckerPluginInterface,
     context: Context,
@@ -77,7 +83,7 @@ def _argnames(
     bad = [g for g in given or () if g not in names]
     if bad and not kw:
         api.fail(
-            f"Jitted function has invalid argnames {set(bad)} in {key}. Function does not take these args",
+            f"Jitted function has invalid argnames {_set_text(bad)} in {key}. Function does not take these args",
             context,
             code=_errors.DONATE if key.startswith("donate") else _errors.STATIC,
         )
@@ -106,7 +112,7 @@ def make_jitted(
     donated = _argnums(api, context, args, "donate_argnums", n, star, label)
     donated |= _argnames(api, context, args, "donate_argnames", c.arg_names, kw)
     if both := sorted(static & donated):
-        names = {c.arg_names[i] or str(i) for i in both}
+        names = _set_text(c.arg_names[i] or str(i) for i in both)
         api.fail(
             "static_argnames and donate_argnames cannot intersect. Argument names "
             f"{names} appear in both static_argnames and donate_argnames",

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from mypy.nodes import Context, DictExpr, Expression, ListExpr, TupleExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext
-from mypy.types import AnyType, Instance, NoneType, TupleType, Type, TypedDictType, get_proper_type
+from mypy.types import (
+    AnyType,
+    Instance,
+    NoneType,
+    TupleType,
+    Type,
+    TypedDictType,
+    UnionType,
+    get_proper_type,
+)
 
 from mypy_plugin import _errors
 from mypy_plugin._args import Args, ints, named_args, value
@@ -37,7 +46,7 @@ def _bad_axis_entry(t: Type) -> Type | None:
         if name in ("builtins.list", "builtins.dict", "builtins.tuple") and p.args:
             return _bad_axis_entry(p.args[-1])
         return p
-    if isinstance(p, TupleType):
+    if isinstance(p, (TupleType, UnionType)):
         return next((b for b in map(_bad_axis_entry, p.items) if b is not None), None)
     if isinstance(p, TypedDictType):
         return next((b for b in map(_bad_axis_entry, p.items.values()) if b is not None), None)
