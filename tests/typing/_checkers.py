@@ -165,3 +165,35 @@ def run_checkers(
         else:
             parse_pyright(runs[name], proc.returncode, stdout, stderr)
     return runs
+
+
+def run_mypy(
+    *,
+    cwd: Path,
+    config: Path,
+    targets: Sequence[str],
+    cache_dir: Path,
+    python: str = sys.executable,
+    timeout: float = 240,
+) -> CheckerRun:
+    """Runs mypy alone on ``targets`` (paths relative to ``cwd``), with the command and parsing
+    of ``run_checkers``: for runs that have no pyright counterpart (the corpus with the plugin)."""
+    import time
+
+    run = CheckerRun("mypy")
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            mypy_command(config, targets, cache_dir, python),
+            cwd=cwd,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        run.failure = f"mypy timed out after {timeout:.0f} s"
+        return run
+    run.seconds = time.perf_counter() - start
+    parse_mypy(run, cwd, proc.returncode, proc.stdout, proc.stderr)
+    return run
