@@ -1,7 +1,7 @@
 # jax_core developer entry points. `make demo` and `make test` do all set-up on a fresh machine:
 # they find a Python >= 3.12 (tools/find_python.sh), build .venv, and pip install -e '.[dev]'.
 #
-#   make demo         run examples/demo.py
+#   make demo         run examples/demo.py, then type-check examples/ (mypy + plugin, pyright; tools/typecheck_examples.py)
 #   make test         pytest + typecheck + verifytypes (everything CI runs)
 #   make pytest       the test suite
 #   make typecheck    mypy and pyright, strict, on jax_core (also: make mypy / make pyright)
@@ -54,6 +54,7 @@ $(JAX_STAMP): $(if $(call runs,$(JAX_VENV)),,FORCE)
 
 demo: $(STAMP)
 	@$(PY) examples/demo.py
+	@$(PY) tools/typecheck_examples.py
 
 pytest: $(STAMP)
 	@echo "==> pytest"

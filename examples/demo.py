@@ -6,6 +6,7 @@ Run with ``make demo``.
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -17,6 +18,11 @@ import jax_core.numpy as jnp
 def mlp_layer(w: jax.Array, b: jax.Array, x: jax.Array) -> jax.Array:
     """One dense layer with a tanh nonlinearity."""
     return jnp.tanh(x @ w + b)
+
+
+def fma(a: jax.Array, b: jax.Array, c: jax.Array) -> jax.Array:
+    """``a * b + c``: the smallest jitted computation, to time jit's dispatch."""
+    return a * b + c
 
 
 def main() -> None:
@@ -39,7 +45,7 @@ def main() -> None:
     print(out)
     print("matches numpy:", bool(np.allclose(np.asarray(out), expected, rtol=1e-5, atol=1e-6)))
 
-    f = jax.jit(lambda a, b, c: a * b + c)
+    f = jax.jit(fma)
     a = jnp.ones(3)
     f(a, a, a).block_until_ready()
     n = 20_000
@@ -76,7 +82,7 @@ def train() -> None:
     sizes = (1, 32, 32, 1)
     params: Params = [
         (jnp.asarray((rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32)), jnp.zeros(n))
-        for m, n in zip(sizes[:-1], sizes[1:])
+        for m, n in itertools.pairwise(sizes)
     ]
 
     @jax.jit
@@ -85,7 +91,7 @@ def train() -> None:
         return jax.tree_util.tree_map(lambda p, g: p - 0.05 * g, params, grads), value
 
     xs, ys = jnp.asarray(x), jnp.asarray(y)
-    history = []
+    history: list[float] = []
     for i in range(301):
         params, value = step(params, xs, ys)
         history.append(float(value))
@@ -99,7 +105,10 @@ def train() -> None:
     w0 = grads[0][0]
     print(f"first-layer weight gradients: {w0.shape} (one {w0.shape[1:]} gradient per example)")
     mean_grad = jax.grad(loss)(params, xs, ys)[0][0]
-    print("mean of per-example gradients equals the batch gradient:", bool(np.allclose(np.asarray(w0).mean(0), np.asarray(mean_grad), atol=1e-5)))
+    print(
+        "mean of per-example gradients equals the batch gradient:",
+        bool(np.allclose(np.asarray(w0).mean(0), np.asarray(mean_grad), atol=1e-5)),
+    )
 
 
 if __name__ == "__main__":

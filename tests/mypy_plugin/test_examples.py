@@ -1,0 +1,40 @@
+"""examples/ under mypy with the plugin (tools/typecheck_examples.py, run by ``make demo``): the
+examples are clean, and in examples/mistakes.py the plugin reports exactly the error codes named
+by its ``# plugin: jax-<code>`` comments, on those lines."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tool() -> ModuleType:
+    path = ROOT / "tools" / "typecheck_examples.py"
+    spec = importlib.util.spec_from_file_location("typecheck_examples", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_mistakes_mark_every_plugin_check() -> None:
+    """mistakes.py shows each of the plugin's error codes at least once."""
+    tool = _tool()
+    from mypy_plugin import _errors
+
+    marked = set[str]().union(*tool.markers().values())
+    codes = {code.code for code in _errors.ALL}
+    assert marked == codes, f"add a mistake to examples/mistakes.py for {sorted(codes - marked)}"
+
+
+def test_plugin_on_examples_matches_the_comments() -> None:
+    tool = _tool()
+    report = tool.check_plugin()
+    assert not report.problems, "\n".join(report.problems)
+    assert "examples/demo.py" in report.clean
+    assert {d.line for d in report.found if d.code.startswith("jax-")} == set(report.expected)
