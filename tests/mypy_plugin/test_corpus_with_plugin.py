@@ -91,8 +91,9 @@ class Analysis:
     problems: list[str] = field(default_factory=list)
 
 
-def _analyse(path: Path, diags: list[Diagnostic], out: Analysis) -> None:
-    rel = _rel(path)
+def _analyse(path: Path, rel: str, diags: list[Diagnostic], out: Analysis) -> None:
+    """Adds what mypy said about ``path`` (shown as ``rel``, in a directory named after its
+    kind) to ``out``."""
     source = path.read_text().splitlines()
     out.lines_checked += len(source)
     markers = parse_markers(path)
@@ -160,7 +161,7 @@ def mypy_run() -> CheckerRun:
 def analysis(mypy_run: CheckerRun) -> Analysis:
     out = Analysis()
     for path in FILES:
-        _analyse(path, mypy_run.by_file.get(str(path.resolve()), []), out)
+        _analyse(path, _rel(path), mypy_run.by_file.get(str(path.resolve()), []), out)
     print(
         f"\ncorpus with the plugin: {len(FILES)} files, {out.lines_checked} lines checked "
         f"in {mypy_run.seconds:.1f} s; marked errors still caught "
@@ -202,7 +203,8 @@ def test_guarantees_without_the_plugin_still_hold(analysis: Analysis) -> None:
     assert analysis.marked, "no line of fail/ is marked for mypy: is the corpus there?"
     if analysis.problems:
         pytest.fail(
-            f"{len(analysis.problems)} problems with the plugin on:\n" + "\n".join(analysis.problems),
+            f"{len(analysis.problems)} problems with the plugin on:\n"
+            + "\n".join(analysis.problems),
             pytrace=False,
         )
 
@@ -222,3 +224,41 @@ def test_known_gaps_are_closed(analysis: Analysis) -> None:
 def test_plugin_checks_report_known_mistakes(analysis: Analysis) -> None:
     missing = list(_find(analysis.plugin_caught, KNOWN_PLUGIN_CAUGHT))
     assert missing == [], "lines of fail/ no longer reported by a jax-* check"
+
+
+def test_the_analysis_flags_regressions(tmp_path: Path) -> None:
+    """The checks above, on a made-up corpus: each kind of regression is reported."""
+    (tmp_path / "fail").mkdir()
+    (tmp_path / "reveal").mkdir()
+    fail = tmp_path / "fail" / "f.py"
+    fail.write_text("a  # E: int\nb  # E[pyright]: str\nc\n")
+    reveal = tmp_path / "reveal" / "r.py"
+    reveal.write_text("x  # E: Any\ny  # E[mypy]: Any\nz\nw\n")
+
+    def err(line: int, message: str, code: str | None = None) -> Diagnostic:
+        return Diagnostic(line, "error", message, code)
+
+    good = Analysis()
+    _analyse(fail, "fail/f.py", [err(1, "bad int", "jax-static"), err(2, "str")], good)
+    _analyse(
+        reveal,
+        "reveal/r.py",
+        [err(1, 'Expression is of type "Any", not "int"', "assert-type")]
+        + [err(4, 'Expression is of type "Array", not "Any"', "assert-type")],
+        good,
+    )
+    assert good.problems == []
+    assert [str(x) for x in good.closed] == [
+        "fail/f.py:2: b  # E[pyright]: str",
+        "reveal/r.py:2: y  # E[mypy]: Any",
+    ]
+    assert len(good.plugin_caught) == 1 and len(good.refined_any) == 1
+
+    bad = Analysis()
+    _analyse(fail, "fail/f.py", [err(3, "oops")], bad)  # marked line silent, unmarked line errs
+    _analyse(reveal, "reveal/r.py", [err(1, 'Expression is of type "str", not "int"')], bad)
+    assert [p.split("\n")[0] for p in bad.problems] == [
+        "marked error no longer reported",
+        "new error",
+        "gap changed: no message contains 'Any'",
+    ]

@@ -190,6 +190,7 @@ def run_mypy(
             capture_output=True,
             text=True,
             timeout=timeout,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         run.failure = f"mypy timed out after {timeout:.0f} s"
