@@ -123,3 +123,15 @@ from jax_core._src.lax.control_flow.loops import fori_loop as fori_loop
 from jax_core._src.lax.control_flow.scan import scan as scan
 from jax_core._src.lax.control_flow.scan import map as map
 from jax_core._src.lax.control_flow.associative_scan import associative_scan as associative_scan
+from jax_core._src.lax.convolution import conv_general_dilated as conv_general_dilated
+from jax_core._src.lax.convolution import conv as conv
+from jax_core._src.lax.convolution import conv_with_general_padding as conv_with_general_padding
+from jax_core._src.lax.convolution import conv_transpose as conv_transpose
+from jax_core._src.lax.convolution_shapes import ConvDimensionNumbers as ConvDimensionNumbers
+from jax_core._src.lax.convolution_shapes import ConvGeneralDilatedDimensionNumbers as ConvGeneralDilatedDimensionNumbers
+from jax_core._src.lax.convolution_shapes import conv_dimension_numbers as conv_dimension_numbers
+from jax_core._src.lax.convolution_shapes import conv_general_permutations as conv_general_permutations
+from jax_core._src.lax.convolution_shapes import conv_shape_tuple as conv_shape_tuple
+from jax_core._src.lax.convolution_shapes import conv_general_shape_tuple as conv_general_shape_tuple
+from jax_core._src.lax.convolution_shapes import conv_transpose_shape_tuple as conv_transpose_shape_tuple
+from jax_core._src.lax.convolution_shapes import padtype_to_pads as padtype_to_pads

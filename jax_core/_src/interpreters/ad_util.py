@@ -170,6 +170,25 @@ def linear_jvp(prim: Primitive) -> JvpRule:
     return rule
 
 
+def bilinear_jvp(prim: Primitive) -> JvpRule:
+    """The jvp of a primitive linear in each of its two operands (``dot_general``,
+    ``conv_general_dilated``): ``prim(t_x, y) + prim(x, t_y)``, skipping zero (or float0)
+    tangents."""
+
+    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+        (x, y), (t_x, t_y) = primals, tangents
+        out = prim.bind(x, y, **params)
+        t_out: Any = Zero.from_primal_value(out)
+        if not is_differentiable(get_aval(out)):
+            return out, t_out
+        for t, args in ((t_x, (t_x, y)), (t_y, (x, t_y))):
+            if not isinstance(t, Zero) and is_differentiable(get_aval(t)):
+                t_out = add_tangents(t_out, prim.bind(*args, **params))
+        return out, t_out
+
+    return rule
+
+
 DerivativeFn: TypeAlias = Callable[..., Any]
 """``(g, *primals, **params) -> tangent contribution`` for one operand (JAX's ``defjvp``)."""
 

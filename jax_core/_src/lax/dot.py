@@ -13,6 +13,7 @@ from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters.ad_util import bilinear_jvp
 from jax_core._src.lax.shape_ops import shape_of
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
@@ -370,24 +371,6 @@ def _dot_general_transpose(
     return [lhs_ct, rhs_ct]
 
 
-def _dot_general_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
-) -> tuple[Any, Any]:
-    """Bilinear: ``dot(t_lhs, rhs) + dot(lhs, t_rhs)``, skipping zero (or float0) tangents."""
-    from jax_core._src.interpreters.ad_util import Zero, add_tangents, is_differentiable
-    from jax_core._src.interpreters.staging import get_aval
-
-    (lhs, rhs), (t_lhs, t_rhs) = primals, tangents
-    out = dot_general_p.bind(lhs, rhs, **params)
-    t_out: Any = Zero.from_primal_value(out)
-    if not is_differentiable(get_aval(out)):
-        return out, t_out
-    for t, args in ((t_lhs, (t_lhs, rhs)), (t_rhs, (lhs, t_rhs))):
-        if not isinstance(t, Zero) and is_differentiable(get_aval(t)):
-            t_out = add_tangents(t_out, dot_general_p.bind(*args, **params))
-    return out, t_out
-
-
 def _bump(dims: Sequence[int], b: int) -> tuple[int, ...]:
     return tuple(d + (d >= b) for d in dims)
 
@@ -432,7 +415,7 @@ dot_general_p.def_rules(
     Rules(
         abstract_eval=_dot_general_abstract_eval,
         lower=_dot_general_lower,
-        jvp=_dot_general_jvp,
+        jvp=bilinear_jvp(dot_general_p),
         transpose=_dot_general_transpose,
         batch=_dot_general_batch,
         pp=_dot_general_pp,
