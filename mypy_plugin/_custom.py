@@ -76,6 +76,8 @@ class _RuleCheck:
     ) -> None:
         """The rule's ``label`` parameter, if annotated as a tuple, has one entry per
         differentiable parameter and accepts its type."""
+        if index >= len(rule.arg_types) or not rule.arg_kinds[index].is_positional(star=False):
+            return  # taken by ``*args``: nothing to compare
         items = tuple_items(rule.arg_types[index])
         if items is None:
             return

@@ -13,6 +13,7 @@ from mypy.types import (
     Instance,
     LiteralType,
     NoneType,
+    Parameters,
     TupleType,
     Type,
     TypeType,
@@ -211,25 +212,45 @@ def jitted_call_hook(ctx: MethodContext) -> Type:
     return ctx.default_return_type
 
 
-def _is_staticmethod(ctx: MethodContext) -> bool:
-    """Whether this ``__get__`` reads a ``@staticmethod`` (which binds nothing)."""
+def _method_kind(ctx: MethodContext) -> str | None:
+    """ "static" or "class" when this ``__get__`` reads a ``@staticmethod`` (which binds
+    nothing) or a ``@classmethod`` (which binds the class) of a class; None otherwise."""
     if not isinstance(ctx.context, MemberExpr) or not ctx.arg_types or not ctx.arg_types[0]:
-        return False
+        return None
     owner = get_proper_type(ctx.arg_types[0][0])
     if isinstance(owner, NoneType) and len(ctx.arg_types) > 1 and ctx.arg_types[1]:
         owner = get_proper_type(ctx.arg_types[1][0])
-        owner = get_proper_type(owner.item) if isinstance(owner, TypeType) else owner
+    if isinstance(owner, TypeType):
+        owner = get_proper_type(owner.item)
     if not isinstance(owner, Instance):
-        return False
+        return None
     node = owner.type.get(ctx.context.name)
-    return node is not None and isinstance(node.node, Decorator) and node.node.func.is_static
+    if node is None or not isinstance(node.node, Decorator):
+        return None
+    return "static" if node.node.func.is_static else "class" if node.node.func.is_class else None
+
+
+def _drop_first(api: CheckerPluginInterface, jitted: Instance) -> Type:
+    """``jitted`` with its first parameter bound (a classmethod's ``cls``)."""
+    params = get_proper_type(jitted.args[0]) if jitted.args else None
+    if not isinstance(params, Parameters) or not params.arg_types:
+        return jitted
+    rest = Parameters(params.arg_types[1:], params.arg_kinds[1:], params.arg_names[1:])
+    bound = instance(api, _names.JITTED, [rest, jitted.args[1]])
+    static = [i - 1 for i in _static_indices(jitted) if i > 0]
+    return with_static(api, bound, static) if static else bound
 
 
 def jitted_get_hook(ctx: MethodContext) -> Type:
     """``instance.method`` of a jitted method: the bound result keeps its static parameters,
-    shifted past ``self``. A jitted ``@staticmethod`` stays unbound."""
-    if _is_staticmethod(ctx):
+    shifted past ``self``. A jitted ``@staticmethod`` stays unbound; a ``@classmethod`` binds
+    the class."""
+    kind = _method_kind(ctx)
+    own = get_proper_type(ctx.type)
+    if kind == "static":
         return ctx.type
+    if kind == "class" and isinstance(own, Instance):
+        return _drop_first(ctx.api, own)
     static = _static_indices(ctx.type)
     result = get_proper_type(ctx.default_return_type)
     if not static or not isinstance(result, Instance) or result.type.fullname != _names.JITTED:

@@ -139,6 +139,15 @@ def is_hashable(api: CheckerPluginInterface, t: Type) -> bool:
     p = get_proper_type(t)
     if isinstance(p, AnyType):
         return True
+    # typeshed makes every tuple Hashable; a tuple is hashable only if its items are.
+    if isinstance(p, (TupleType, UnionType)):
+        return all(is_hashable(api, i) for i in p.items)
+    if (
+        isinstance(p, Instance)
+        and p.type.fullname in ("builtins.tuple", "builtins.frozenset")
+        and p.args
+    ):
+        return is_hashable(api, p.args[0])
     return is_subtype(p, api.named_generic_type("typing.Hashable", []))
 
 
