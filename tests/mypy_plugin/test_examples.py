@@ -38,3 +38,28 @@ def test_plugin_on_examples_matches_the_comments() -> None:
     assert not report.problems, "\n".join(report.problems)
     assert "examples/demo.py" in report.clean
     assert {d.line for d in report.found if d.code.startswith("jax-")} == set(report.expected)
+
+
+def test_doc_messages_are_what_mypy_prints() -> None:
+    """Every ``error: ...`` line quoted in docs/mypy-plugin.md is mypy's output, verbatim, on the
+    page's examples (tests/mypy_plugin/doc_examples.py)."""
+    tool = _tool()
+    quoted = [
+        line
+        for line in (ROOT / "docs" / "mypy-plugin.md").read_text().splitlines()
+        if line.startswith("error: ")
+    ]
+    examples = Path(__file__).with_name("doc_examples.py")
+    found = tool.run_mypy(
+        [
+            "--config-file",
+            str(tool.MYPY_INI),
+            "--cache-dir",
+            str(tool.CACHE / "examples"),
+            str(examples),
+        ]
+    )
+    printed = {f"error: {d.message}  [{d.code}]" for d in found}
+    assert quoted
+    missing = [line for line in quoted if line not in printed]
+    assert not missing, "update docs/mypy-plugin.md:\n" + "\n".join(missing)
