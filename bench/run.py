@@ -42,6 +42,7 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("logsumexp", "(j2) jit logsumexp(axis=-1), 1024^2", "ms/call", 1 / 0.98),
     ("sort", "(k) jit jnp.sort, f32[1e6]", "ms/call", 1 / 0.98),
     ("argsort", "(k2) jit jnp.argsort, f32[1e6]", "ms/call", 1 / 0.98),
+    ("conv_net", "(l) jit CNN forward, 3 convs + dense", "ms/call", 1 / 0.98),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -58,6 +59,7 @@ AGGREGATE = {
     "logsumexp": "min",
     "sort": "min",
     "argsort": "min",
+    "conv_net": "min",
 }
 
 

@@ -4,7 +4,8 @@ and (once ``lax.conv_general_dilated`` exists in jax_core) a small conv net forw
 
 Like bench/workloads.py, each takes the library modules (``jax`` is ``jax_core`` or ``jax``;
 ``jnp`` is its ``numpy``) and uses only API both share: ``jit``, ``@``, ``jnp.tanh``,
-``jnp.exp``, ``jnp.sort``, ``jnp.argsort``, ``jax.scipy.special.logsumexp``. Each checks its
+``jnp.exp``, ``jnp.sort``, ``jnp.argsort``, ``jnp.maximum``, ``.reshape``,
+``jax.scipy.special.logsumexp``, ``jax.lax.conv_general_dilated``. Each checks its
 result against NumPy (float64 where rounding matters) before timing. Every row reports ms/call:
 the minimum over batches of a few calls each, blocking on the last result of a batch.
 """
@@ -134,11 +135,82 @@ def argsort(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
     return _time_ms(lambda: f(x), calls=2 if quick else 3, repeats=3 if quick else 7)
 
 
+# (l) conv net: CONV_BATCH NHWC images CONV_HW x CONV_HW x 3; 3x3 convolutions (out channels,
+# stride) as below, each + bias and relu, padding SAME; then a dense layer to CLASSES logits.
+CONV_BATCH = 32
+CONV_HW = 32
+CONV_LAYERS = ((16, 1), (32, 2), (64, 2))
+CLASSES = 10
+DNUMS = ("NHWC", "HWIO", "NHWC")
+
+
+def _np_conv_same(x: np.ndarray[Any, Any], w: np.ndarray[Any, Any], stride: int) -> Any:
+    """NumPy reference of ``conv_general_dilated(x, w, (s, s), 'SAME', dimension_numbers=
+    ('NHWC', 'HWIO', 'NHWC'))`` for an odd square kernel: pad, gather patches, one einsum."""
+    k = w.shape[0]
+    _, h, wd, _ = x.shape
+    oh, ow = -(-h // stride), -(-wd // stride)
+    ph, pw = max((oh - 1) * stride + k - h, 0), max((ow - 1) * stride + k - wd, 0)
+    xp = np.pad(x, ((0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)))
+    patches = np.stack(
+        [
+            xp[:, i : i + stride * (oh - 1) + 1 : stride, j : j + stride * (ow - 1) + 1 : stride]
+            for i in range(k)
+            for j in range(k)
+        ],
+        axis=3,
+    )  # n, oh, ow, k*k, cin
+    return np.einsum("nhwpc,pco->nhwo", patches, w.reshape(k * k, *w.shape[2:]))
+
+
+def conv_net(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
+    """(l) steady-state ``jit`` of a small CNN forward: three 3x3 ``lax.conv_general_dilated``
+    layers (NHWC/HWIO, SAME, strides 1, 2, 2; bias + relu), then flatten and a dense layer, on
+    32 images 32x32x3; ms/call."""
+    rng = np.random.default_rng(3)
+    convs_np: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
+    cin = 3
+    for cout, _ in CONV_LAYERS:
+        w = (rng.standard_normal((3, 3, cin, cout)) / np.sqrt(9 * cin)).astype(np.float32)
+        convs_np.append((w, (0.1 * rng.standard_normal(cout)).astype(np.float32)))
+        cin = cout
+    side = CONV_HW
+    for _, stride in CONV_LAYERS:
+        side = -(-side // stride)
+    feat = side * side * cin
+    dense_np = (
+        (rng.standard_normal((feat, CLASSES)) / np.sqrt(feat)).astype(np.float32),
+        np.zeros(CLASSES, np.float32),
+    )
+    x_np = rng.standard_normal((CONV_BATCH, CONV_HW, CONV_HW, 3)).astype(np.float32)
+    strides = [stride for _, stride in CONV_LAYERS]
+
+    def forward(convs: list[tuple[Any, Any]], dense: tuple[Any, Any], x: Any) -> Any:
+        for (w, b), s in zip(convs, strides):
+            y = jax.lax.conv_general_dilated(x, w, (s, s), "SAME", dimension_numbers=DNUMS)
+            x = jnp.maximum(y + b, 0.0)
+        w, b = dense
+        return x.reshape(x.shape[0], -1) @ w + b
+
+    f = jax.jit(forward)
+    convs = [(jnp.asarray(w), jnp.asarray(b)) for w, b in convs_np]
+    dense = (jnp.asarray(dense_np[0]), jnp.asarray(dense_np[1]))
+    x = jnp.asarray(x_np)
+
+    ref = x_np.astype(np.float64)
+    for (w, b), s in zip(convs_np, strides):
+        ref = np.maximum(_np_conv_same(ref, w.astype(np.float64), s) + b, 0.0)
+    ref = ref.reshape(CONV_BATCH, -1) @ dense_np[0] + dense_np[1]
+    np.testing.assert_allclose(np.asarray(f(convs, dense, x)), ref, rtol=1e-4, atol=1e-4)
+    return _time_ms(lambda: f(convs, dense, x), calls=5 if quick else 20, repeats=3 if quick else 7)
+
+
 WORKLOADS: dict[str, Callable[..., list[float]]] = {
     "matmul_chain": matmul_chain,
     "softmax": softmax,
     "logsumexp": logsumexp,
     "sort": sort,
     "argsort": argsort,
+    "conv_net": conv_net,
 }
 AGGREGATE = {name: "min" for name in WORKLOADS}
