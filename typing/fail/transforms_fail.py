@@ -29,6 +29,7 @@ xs = jnp.ones((4, 3))
 # vmap and checkpoint keep the parameters and the result
 vmap(f, in_axes=(0, None))(xs, "2")  # E: "int"
 vmap(f)(xs)  # E[mypy]: Too few arguments  # E[pyright]: "n"
+jax.pmap(f, static_broadcasted_argnums=1)(xs, "2")  # E: "int"
 s: str = vmap(f1)(xs)  # E: "str"
 checkpoint(f)(x, 2.5)  # E: "int"
 jax.remat(f1)(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional

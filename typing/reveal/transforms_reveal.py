@@ -30,6 +30,11 @@ vf: Callable[[Array, int], Array] = vmap(f, (0, None))
 assert_type(jit(vmap(f, (0, None)))(xs, 2), Array)
 assert_type(vmap(jit(f), (0, None))(xs, 2), Array)
 
+# pmap: typed as jit (a Jitted of the same parameters)
+assert_type(jax.pmap(f, static_broadcasted_argnums=1)(jnp.ones((1, 3)), 2), Array)
+assert_type(jax.pmap(g, axis_name="i")(jnp.ones((1, 3)), jnp.ones((1, 3))), tuple[Array, Array])
+assert_type(partial(jax.pmap, axis_name="i")(g)(jnp.ones((1, 3)), jnp.ones((1, 3))), tuple[Array, Array])
+
 
 def dot_loss(w: Array, v: Array) -> Array:
     return jnp.sum(w * v)
