@@ -23,6 +23,8 @@ ROOT = HERE.parents[1]
 KNOWN_BUGS: dict[str, str] = {
     "vmap_in_axes_union_entries": "plugin BUG D: an in_axes entry typed `int | None` is rejected "
     "(mypy_plugin/_maps.py _bad_axis_entry has no union branch)",
+    "jit_unhashable_star_args_unpacked": "plugin BUG F: jax-unhashable checks the container "
+    "unpacked by *args/**kwargs instead of the value it gives the static parameter",
     "jit_classmethod": "plugin BUG E: a jitted classmethod is called unbound (call-arg on cls, "
     "and jax-unhashable on cls instead of the real static argument)",
 }
