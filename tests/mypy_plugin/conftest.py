@@ -25,6 +25,8 @@ KNOWN_BUGS: dict[str, str] = {
     "(mypy_plugin/_maps.py _bad_axis_entry has no union branch)",
     "jit_unhashable_star_args_unpacked": "plugin BUG F: jax-unhashable checks the container "
     "unpacked by *args/**kwargs instead of the value it gives the static parameter",
+    "grad_integer_output": "plugin BUG G: grad of a function annotated to return int/bool is "
+    "accepted (JAX: grad requires real-valued outputs)",
     "jit_classmethod": "plugin BUG E: a jitted classmethod is called unbound (call-arg on cls, "
     "and jax-unhashable on cls instead of the real static argument)",
 }
