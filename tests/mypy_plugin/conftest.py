@@ -21,14 +21,10 @@ ROOT = HERE.parents[1]
 
 # Cases that fail because of a known, still open plugin bug: skipped with the bug's name.
 KNOWN_BUGS: dict[str, str] = {
-    "vmap_in_axes_union_entries": "plugin BUG D: an in_axes entry typed `int | None` is rejected "
-    "(mypy_plugin/_maps.py _bad_axis_entry has no union branch)",
-    "jit_unhashable_star_args_unpacked": "plugin BUG F: jax-unhashable checks the container "
+    "jit_unhashable_star_args_unpacked": "plugin BUG PS-F (/tmp/plugin_bugs.md): jax-unhashable checks the container "
     "unpacked by *args/**kwargs instead of the value it gives the static parameter",
-    "grad_integer_output": "plugin BUG G: grad of a function annotated to return int/bool is "
+    "grad_integer_output": "plugin BUG PS-G (/tmp/plugin_bugs.md): grad of a function annotated to return int/bool is "
     "accepted (JAX: grad requires real-valued outputs)",
-    "jit_classmethod": "plugin BUG E: a jitted classmethod is called unbound (call-arg on cls, "
-    "and jax-unhashable on cls instead of the real static argument)",
 }
 
 
