@@ -116,6 +116,14 @@ class _Check:
 
     def check_output(self, out: Type, has_aux: bool) -> bool:
         """Whether ``out`` is a scalar array-like; reports it for the scalar-output rules."""
+        p = get_proper_type(out)
+        if isinstance(p, Instance) and p.type.fullname in INT_TYPES and self.kind in SCALAR_OUTPUT:
+            self.fail(
+                f"{self.kind} requires real-valued outputs, but {self.name} returns {fmt(self.api, out)}; "
+                "for integer or boolean outputs use vjp directly",
+                _errors.GRAD_OUTPUT,
+            )
+            return False
         if _is_any(out) or is_subtype(out, array_like(self.api)):
             return True
         if self.kind in SCALAR_OUTPUT:

@@ -194,12 +194,20 @@ def jitted_signature_hook(ctx: MethodSigContext) -> CallableType:
     return sig.copy_modified(ret_type=as_outputs(ctx.api, sig.ret_type))  # pyright: ignore[reportUnknownMemberType]  (mypy's Bogus[] parameters)
 
 
+def jitted_stage_signature_hook(ctx: MethodSigContext) -> CallableType:
+    """``lower``/``trace``/``eval_shape`` of a jitted function take its arguments as a call
+    does: ``ArrayLike`` where it takes an ``Array`` (their results are unchanged)."""
+    return widen_arrays(ctx.api, ctx.default_signature, set(_static_indices(ctx.type)))
+
+
 def jitted_call_hook(ctx: MethodContext) -> Type:
     """A call of a jitted function: every value passed to a static parameter must be hashable."""
     for i in _static_indices(ctx.type):
         if i >= len(ctx.arg_types):
             continue
-        for t in ctx.arg_types[i]:
+        for t, kind in zip(ctx.arg_types[i], ctx.arg_kinds[i], strict=True):
+            if kind.is_star():
+                continue  # ``*args``/``**kwargs`` unpacked: the container's type is not the value's
             if not is_hashable(ctx.api, t):
                 name = ctx.callee_arg_names[i]
                 where = f'static argument "{name}"' if name else f"static argument {i}"

@@ -81,6 +81,10 @@ class JaxCorePlugin(Plugin):
     }
     METHOD_SIGNATURE_HOOKS: ClassVar[Mapping[str, MethodSignatureHook]] = {
         f"{_names.JITTED}.__call__": _jit.jitted_signature_hook,
+        **{
+            f"{_names.JITTED}.{stage}": _jit.jitted_stage_signature_hook
+            for stage in ("lower", "trace", "eval_shape")
+        },
     }
     METHOD_HOOKS: ClassVar[Mapping[str, MethodHook]] = {
         f"{_names.JIT_DECORATOR}.__call__": _jit.decorator_call_hook,
