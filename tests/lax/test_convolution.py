@@ -173,6 +173,29 @@ def test_jit_and_weak_type() -> None:
     assert lax.conv(x, w, (1,), "VALID").weak_type is False
 
 
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("n1,n2", [(7, 3), (3, 7), (4, 4), (1, 5)])
+def test_jnp_convolve_correlate_on_conv(mode: str, n1: int, n2: int) -> None:
+    """jnp.convolve/correlate are one conv_general_dilated (as in JAX): NumPy's values, and
+    inexact results for integer inputs unless preferred_element_type says otherwise."""
+    import jax_core.numpy as jnp
+
+    a = _operand((n1,), np.complex64)
+    b = _operand((n2,), np.complex64)
+    for got, want in ((jnp.convolve(a, b, mode), np.convolve(a, b, mode)), (jnp.correlate(a, b, mode), np.correlate(a, b, mode))):
+        assert got.dtype == np.complex64
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    ia, ib = np.arange(1, n1 + 1), np.arange(2, n2 + 2)
+    got = jnp.convolve(ia, ib, mode)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got), np.convolve(ia, ib, mode))
+    exact = jnp.correlate(ia, ib, mode, preferred_element_type=np.int32)
+    assert exact.dtype == np.int32
+    np.testing.assert_array_equal(np.asarray(exact), np.correlate(ia, ib, mode))
+    jaxpr = str(jax.make_jaxpr(lambda x, y: jnp.convolve(x, y, mode))(a, b))
+    assert "conv_general_dilated" in jaxpr and "gather" not in jaxpr
+
+
 RECORDED_JAXPRS = {
     "options": (
         "{ lambda ; a:f32[1,5,5,2] b:f32[3,3,2,3]. let\n    c:f32[1,1,9,3] = conv_general_dilated[\n"

@@ -262,62 +262,67 @@ def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, perio
 # -- convolution -----------------------------------------------------------------------------
 
 
-def _conv_full(a: Array, v: Array) -> Array:
-    """The full 1-D convolution of ``a`` (n) and ``v`` (m) as one gather and one dot."""
-    from jax_core._src.numpy.indexing_funcs import take
-    from jax_core._src.numpy.products import dot
+def _conv(
+    name: str, a: ArrayLike, v: ArrayLike, mode: str, precision: Any, preferred_element_type: Any
+) -> Array:
+    """JAX's ``_conv``: one 1-D ``conv_general_dilated`` (the shorter operand is the kernel)."""
+    from jax_core._src.lax.convolution import conv_general_dilated
 
-    n, m = a.shape[0], v.shape[0]
-    padded = shape_ops.pad(a, np.zeros((), a.dtype), [(m - 1, m - 1, 0)])
-    idx = (np.arange(n + m - 1)[:, None] + np.arange(m)[None, :]).astype(np.int32)
-    windows = take(padded, idx)
-    return dot(windows, shape_ops.rev(v, (0,)))
-
-
-def _conv(name: str, a: ArrayLike, v: ArrayLike, mode: str, correlate: bool) -> Array:
     check_arraylike(name, a, v)
-    x, y = (ensure_array(t) for t in promote_dtypes(a, v))
-    if x.ndim != 1 or y.ndim != 1:
+    if jshape.ndim(a) != 1 or jshape.ndim(v) != 1:
         raise ValueError(f"{name}() only support 1-dimensional inputs.")
+    # Promoted to inexact, as NumPy convolves, unless a preferred_element_type is given.
+    promote = promote_dtypes_inexact if preferred_element_type is None else promote_dtypes
+    x, y = (ensure_array(t) for t in promote(a, v))
     if x.shape[0] == 0 or y.shape[0] == 0:
         raise ValueError(f"{name}: inputs cannot be empty, got shapes {x.shape} and {y.shape}.")
-    if x.dtype == np.bool_:
-        x, y = lax.convert_element_type(x, np.int32), lax.convert_element_type(y, np.int32)
-    if correlate:
-        y = shape_ops.rev(y, (0,))
+    reverse = False
+    if name == "correlate":
         if dtypes.issubdtype(y.dtype, np.complexfloating):
             y = lax.conj(y)
-    swapped = False
-    if y.shape[0] > x.shape[0]:
-        x, y = y, x
-        swapped = True
-    n, m = x.shape[0], y.shape[0]
-    full = _conv_full(x, y)
-    if mode == "full":
-        out = full
-    elif mode == "same":
-        start = (m - 1) // 2 if not (correlate and swapped) else m // 2
-        out = slicing.slice(full, (start,), (start + n,))
-    elif mode == "valid":
-        out = slicing.slice(full, (m - 1,), (n,))
+        if x.shape[0] < y.shape[0]:
+            x, y, reverse = y, x, True
     else:
+        if x.shape[0] < y.shape[0]:
+            x, y = y, x
+        y = shape_ops.rev(y, (0,))
+    m = y.shape[0]
+    pads = {"valid": (0, 0), "same": (m // 2, m - m // 2 - 1), "full": (m - 1, m - 1)}
+    if mode not in pads:
         raise ValueError("mode must be one of ['full', 'same', 'valid']")
-    if correlate and swapped:
-        out = shape_ops.rev(out, (0,))
-        if dtypes.issubdtype(out.dtype, np.complexfloating):
-            out = lax.conj(out)
-    a_dt = dtypes.result_type(a, v)
-    return lax.convert_element_type(out, a_dt) if out.dtype != a_dt else out
+    out = conv_general_dilated(
+        x[None, None, :],
+        y[None, None, :],
+        (1,),
+        [pads[mode]],
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )[0, 0]
+    return shape_ops.rev(out, (0,)) if reverse else out
 
 
-def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full", *, precision: Any = None, preferred_element_type: Any = None) -> Array:
+def convolve(
+    a: ArrayLike,
+    v: ArrayLike,
+    mode: str = "full",
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
     """Discrete linear convolution of two 1-D arrays (``mode`` full, same or valid)."""
-    return _conv("convolve", a, v, mode, False)
+    return _conv("convolve", a, v, mode, precision, preferred_element_type)
 
 
-def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid", *, precision: Any = None, preferred_element_type: Any = None) -> Array:
+def correlate(
+    a: ArrayLike,
+    v: ArrayLike,
+    mode: str = "valid",
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
     """Cross-correlation of two 1-D arrays (``mode`` valid, same or full)."""
-    return _conv("correlate", a, v, mode, True)
+    return _conv("correlate", a, v, mode, precision, preferred_element_type)
 
 
 # -- polynomials -----------------------------------------------------------------------------
@@ -380,7 +385,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
         x = ensure_array(np.zeros((1,), x.dtype))
     if y.shape[0] == 0:
         y = ensure_array(np.zeros((1,), y.dtype))
-    return _conv("polymul", x, y, "full", False)
+    return convolve(x, y, "full")
 
 
 def _trim(x: Array) -> Array:
@@ -452,7 +457,7 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     a = ensure_array(np.ones((1,), z.dtype))
     for i in range(z.shape[0]):
-        a = _conv("poly", a, jshape.stack([ensure_array(np.ones((), z.dtype)), lax.neg(z[i])]), "full", False)
+        a = convolve(a, jshape.stack([ensure_array(np.ones((), z.dtype)), lax.neg(z[i])]), "full")
     return a
 
 
