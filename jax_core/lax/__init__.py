@@ -107,6 +107,8 @@ from jax_core._src.lax.reductions import cumsum as cumsum
 from jax_core._src.lax.reductions import cumprod as cumprod
 from jax_core._src.lax.reductions import cummax as cummax
 from jax_core._src.lax.reductions import cummin as cummin
+from jax_core._src.lax.windowed_reductions import cumlogsumexp as cumlogsumexp
+from jax_core._src.lax.windowed_reductions import reduce_window as reduce_window
 from jax_core._src.lax.dot import dot_general as dot_general
 from jax_core._src.lax.dot import dot as dot
 from jax_core._src.lax.dot import Precision as Precision

@@ -44,6 +44,7 @@ def test_linear_primitives_have_transpose_rules() -> None:
         "broadcast_in_dim", "reshape", "transpose", "squeeze", "rev", "pad", "concatenate", "slice",
         "dynamic_slice", "dynamic_update_slice", "gather", "scatter-add", "dot_general", "select_n",
         "real", "imag", "conj", "complex", "jit", "checkpoint", "custom_lin", "name", "psum", "copy",
+        "reduce_window_sum", "select_and_gather_add", "select_and_scatter_add",
     }
     names = {p.name: p for p in all_primitives()}
     missing = sorted(n for n in linear if n in names and names[n].rules.transpose is None)
