@@ -20,14 +20,7 @@ ROOT = HERE.parents[1]
 
 
 # Cases that fail because of a known, still open plugin bug: skipped with the bug's name.
-KNOWN_BUGS: dict[str, str] = {
-    "cond_switch_python_scalar_kinds_differ": "plugin BUG PS-H: cond/switch branches returning "
-    "int and float (or bool) are accepted; jax_core raises TypeError (output types differ)",
-    "jit_unhashable_star_args_unpacked": "plugin BUG PS-F: jax-unhashable checks the container "
-    "unpacked by *args/**kwargs instead of the value it gives the static parameter",
-    "grad_integer_output": "plugin BUG PS-G: grad of a function annotated to return int/bool is "
-    "accepted (JAX: grad requires real-valued outputs)",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
