@@ -137,3 +137,5 @@ from jax_core._src.lax.convolution_shapes import conv_shape_tuple as conv_shape_
 from jax_core._src.lax.convolution_shapes import conv_general_shape_tuple as conv_general_shape_tuple
 from jax_core._src.lax.convolution_shapes import conv_transpose_shape_tuple as conv_transpose_shape_tuple
 from jax_core._src.lax.convolution_shapes import padtype_to_pads as padtype_to_pads
+from jax_core._src.lax.conv_patches import conv_general_dilated_patches as conv_general_dilated_patches
+from jax_core._src.lax.conv_patches import conv_general_dilated_local as conv_general_dilated_local

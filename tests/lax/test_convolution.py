@@ -130,7 +130,8 @@ def _recorded() -> Iterator[str]:
 
 @pytest.mark.parametrize("name", list(_recorded()))
 def test_values_against_recorded_jax(name: str) -> None:
-    """conv_transpose conventions, complex, preferred_element_type, SAME_LOWER: bit-equal to JAX."""
+    """conv_transpose conventions, complex, preferred_element_type, SAME_LOWER, patches and
+    unshared (local) convolutions: as JAX computes them."""
     with np.load(DATA) as data:
         call = json.loads(str(data[f"{name}/call"]))
         lhs, rhs, want = data[f"{name}/lhs"], data[f"{name}/rhs"], data[f"{name}/out"]
@@ -139,7 +140,8 @@ def test_values_against_recorded_jax(name: str) -> None:
         kwargs["padding"] = tuple(tuple(p) for p in kwargs["padding"])
     if "dimension_numbers" in kwargs:
         kwargs["dimension_numbers"] = tuple(kwargs["dimension_numbers"])
-    out = getattr(lax, call["fn"])(lhs, rhs, **kwargs)
+    operands = (lhs,) if call["fn"] == "conv_general_dilated_patches" else (lhs, rhs)
+    out = getattr(lax, call["fn"])(*operands, **kwargs)
     assert out.dtype == want.dtype and out.shape == want.shape
     np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6, atol=1e-6)
 

@@ -113,3 +113,15 @@ def test_vmap_size_zero_and_nested() -> None:
     grads = jax.vmap(jax.grad(lambda a, b: (f(a, b) ** 2).sum(), 1), in_axes=(0, None))(xs, wb)
     loop = np.stack([np.asarray(jax.grad(lambda a, b: (f(a, b) ** 2).sum(), 1)(xs[i], wb)) for i in range(3)])
     np.testing.assert_allclose(np.asarray(grads), loop, rtol=1e-10)
+
+
+def test_patches_and_local_compose_with_transformations() -> None:
+    """conv_general_dilated_patches/_local are compositions: gradients and vmap go through the
+    conv and dot_general rules."""
+    x, w = rng.standard_normal((1, 2, 4, 3)), rng.standard_normal((3, 8, 4, 2))
+    local = lambda a, b: lax.conv_general_dilated_local(a, b, (1, 2), "SAME", (2, 2))  # noqa: E731
+    check_grads(local, (x, w), order=2, modes=("fwd", "rev"))
+    patches = lambda a: lax.conv_general_dilated_patches(a, (2, 2), (1, 1), "VALID")  # noqa: E731
+    xb = rng.standard_normal((3, 1, 2, 4, 3))
+    want = np.stack([np.asarray(patches(xb[i])) for i in range(3)])
+    np.testing.assert_allclose(np.asarray(jax.vmap(patches)(xb)), want, rtol=1e-12)
