@@ -1,0 +1,1066 @@
+"""Hypothesis strategies that write odd programs using jax_core's transformations, for the mypy
+plugin's fuzz test (test_fuzz.py).
+
+A drawn ``Module`` is Python source with two placeholders, ``{prev}`` and ``{nxt}``: the batch
+fills them with the names of other generated modules (the previous one, and sometimes the next,
+making an import cycle), so types the plugin made travel through imports and mypy's cache. Every
+module exports ``out0`` and ``out1`` (transformed functions) for the modules importing it.
+
+The programs need not type-check (most do not): the test asks only that mypy, with the plugin on
+and its exceptions raised (``JAX_CORE_MYPY_PLUGIN_DEBUG=1``), ends normally. They must parse and
+pass semantic analysis without blocking errors, which ``Module.source`` checks by compiling.
+
+What is drawn, per snippet: a callable (plain functions with every parameter kind and a mix of
+annotations, lambdas, overloads, TypeVar and PEP 695 generics, ParamSpec-decorated functions,
+callable objects, methods, staticmethods, classmethods, properties, ``functools.partial`` of a
+function, ``Any``, unannotated, forward references to classes defined at the end of the module),
+a chain of transformations around it (``jit`` in its three spellings, ``partial(jit, ...)``
+nested, the grad family, ``vmap``, ``checkpoint``/``remat``, ``custom_jvp``/``custom_vjp``, a
+ParamSpec decorator, ``cast``), with option values that are literals, wrong types (strings,
+floats, None, lists), variables, ``Final`` constants and expressions; then calls of the result,
+``reveal_type``, re-transformation of earlier results, ``custom_jvp``/``custom_vjp`` rules and
+``lax.cond``/``lax.switch`` branches. A snippet's statements sit at module level, in a function
+(local definitions), or in a function written *before* the module-level definitions it uses, so
+mypy defers it to a second pass.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+HEADER = """\
+{future}import functools
+from functools import partial
+from typing import Any, Callable, Concatenate, Final, Generic, ParamSpec, TypeVar, cast, overload
+
+import jax_core as jax
+import jax_core.numpy as jnp
+from jax_core import Array, lax
+from jax_core.typing import ArrayLike
+
+import {prev} as prev
+
+P_ = ParamSpec("P_")
+R_ = TypeVar("R_")
+T_ = TypeVar("T_")
+A_ = TypeVar("A_", bound=Array)
+
+_D: Any = None
+ANY: Any = 0
+N0 = 1
+N1: int = 2
+F0: Final = 1
+FN: Final = -1
+FT: Final = (0, 1)
+FS: Final = "x"
+FST: Final = ("x", "y")
+FLAG = True
+FLAG_F: Final = False
+XS = jnp.ones(3)
+
+
+def pdeco(f: Callable[P_, R_]) -> Callable[P_, R_]:
+    return f
+
+
+def pdeco_int(f: Callable[P_, R_]) -> Callable[Concatenate[int, P_], R_]:
+    raise NotImplementedError
+
+
+def pdeco_list(f: Callable[P_, R_]) -> Callable[P_, list[R_]]:
+    raise NotImplementedError
+
+
+def ident(f: T_) -> T_:
+    return f
+
+"""
+
+BASE_MODULE = (
+    HEADER.format(future="", prev="builtins")
+    + """
+
+def base_f(x: Array, n: int) -> Array:
+    return x * n
+
+
+out0 = jax.jit(base_f, static_argnums=1)
+out1 = jax.grad(base_f)
+"""
+)
+
+# Branches of the generator left out while a plugin bug they reach is open: name -> the bug.
+# (Each name is checked where the branch is drawn; an empty dict means everything is generated.)
+SKIPPED: dict[str, str] = {
+    "nested_grad": "BUG F3 (/tmp/plugin_bugs.md): grad-family calls nested in one expression "
+    "(inside a lambda, or with Any argnums) take time exponential in the depth with the plugin "
+    "(~150 overload items, each re-inferring its argument)",
+}
+
+
+def _on(branch: str) -> bool:
+    return branch not in SKIPPED
+
+
+# -- leaves -------------------------------------------------------------------------------------
+
+PARAM_TYPES = [
+    "Array",
+    "float",
+    "int",
+    "bool",
+    "Any",
+    "ArrayLike",
+    "tuple[Array, Array]",
+    "list[Array]",
+    "dict[str, Array]",
+    "Array | None",
+    "str",
+    "object",
+    "T_",
+    "A_",
+    "Callable[[Array], Array]",
+    "{later}",
+    None,  # unannotated
+]
+RETURN_TYPES = [
+    "Array",
+    "float",
+    "int",
+    "bool",
+    "complex",
+    "Any",
+    "None",
+    "str",
+    "ArrayLike",
+    "tuple[Array, Array]",
+    "tuple[Array, int]",
+    "tuple[float, dict[str, Array]]",
+    "tuple[Array, Array, Array]",
+    "tuple[Array, ...]",
+    "list[Array]",
+    "dict[str, float]",
+    "Array | float",
+    "T_",
+    "{later}",
+    None,
+]
+INTS = ["0", "1", "2", "-1", "-2", "3", "7", "100", "-100"]
+NUMS = [
+    *INTS,
+    "()",
+    "(0,)",
+    "(0, 1)",
+    "(1, 0)",
+    "(0, 0)",
+    "(-1, 2)",
+    "(5,)",
+    "(0, 1, 2, 3)",
+    "[0, 1]",
+    "[]",
+    "'x'",
+    "1.0",
+    "None",
+    "True",
+    "N0",
+    "N1",
+    "F0",
+    "FN",
+    "FT",
+    "ANY",
+    "1 + 0",
+    "len([1])",
+    "(0,) + (1,)",
+    "tuple(range(2))",
+    "-(1)",
+    "~0",
+    "(F0, 0)",
+    "(N0,)",
+    "(ANY, 1)",
+    "[F0]",
+    "{0}",
+    "(0, 'x')",
+    "(0.5,)",
+    "(None,)",
+    "((0,),)",
+]
+NAMES = [
+    "'x'",
+    "'a'",
+    "'b'",
+    "'n'",
+    "'nonexistent'",
+    "('a', 'a')",
+    "['x']",
+    "()",
+    "FS",
+    "ANY",
+    "1",
+    "None",
+    "(1, 'x')",
+    "'x' + ''",
+    "b'x'",
+    "('x', 'n')",
+    "FST",
+    "('q', 'x', 'z')",
+]
+FLAGS = ["True", "False", "None", "1", "0", "'yes'", "0.5", "FLAG", "FLAG_F", "ANY", "not FLAG"]
+IN_AXES = [
+    "0",
+    "1",
+    "-1",
+    "None",
+    "(0,)",
+    "(0, None)",
+    "(None, 0)",
+    "[0, None]",
+    "(0, 0, 0, 0, 0)",
+    "()",
+    "{'a': 0}",
+    "(None,)",
+    "'x'",
+    "1.5",
+    "((0, 1),)",
+    "({'a': 0}, None)",
+    "(0, [0, None])",
+    "(0, {'k': None})",
+    "ANY",
+    "(ANY, 0)",
+    "F0",
+    "FT",
+    "(N0, None)",
+    "[0]",
+    "(0, (None, 'x'))",
+    "(jnp.ones(1), 0)",
+]
+VALUES = [
+    "XS",
+    "jnp.ones(3)",
+    "jnp.zeros((2, 2))",
+    "1.0",
+    "2",
+    "True",
+    "1j",
+    "[1, 2]",
+    "[XS]",
+    "{'a': XS}",
+    "{1, 2}",
+    "(1, 2)",
+    "(XS, XS)",
+    "'x'",
+    "None",
+    "ANY",
+    "_D",
+    "object()",
+    "lambda: 0",
+    "bytearray()",
+]
+KW_NAMES = ["x", "y", "n", "a", "b", "kw", "self", "fun", "argnums"]
+GRAD_FAMILY = ["grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hessian"]
+
+
+@dataclass(frozen=True)
+class Module:
+    """One generated module: source text with ``{prev}``/``{nxt}`` placeholders."""
+
+    text: str
+    cyclic: bool
+
+    def source(self, prev: str, nxt: str) -> str:
+        out = self.text.replace("{prev}", prev).replace("{nxt}", nxt)
+        compile(out, "<generated>", "exec")  # a generator bug, not a plugin bug, if this fails
+        return out
+
+
+class _Names:
+    """Fresh identifiers within one module."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.later: list[str] = []  # classes to define at the end of the module
+
+    def fresh(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+
+def _indent(code: str, by: str = "    ") -> str:
+    return textwrap.indent(code, by)
+
+
+# -- types and functions --------------------------------------------------------------------------
+
+
+@st.composite
+def _type(draw: st.DrawFn, names: _Names, pool: list[str | None], quoted: bool) -> str | None:
+    t = draw(st.sampled_from(pool))
+    if t is not None and "{later}" in t:
+        later = names.fresh("Later")
+        names.later.append(later)
+        t = t.replace("{later}", f'"{later}"' if quoted else later)
+    return t
+
+
+@st.composite
+def _params(
+    draw: st.DrawFn, names: _Names, quoted: bool, first: str | None = None
+) -> tuple[str, int]:
+    """A parameter list with any mix of kinds; returns (source, number of positional params)."""
+    kinds = draw(
+        st.lists(
+            st.sampled_from(
+                ["pos", "pos", "pos", "posonly", "default", "star", "kwonly", "kwargs"]
+            ),
+            max_size=5,
+        )
+    )
+    posonly = [k for k in kinds if k == "posonly"]
+    pos = [k for k in kinds if k in ("pos", "default")]
+    pos.sort(key=lambda k: k == "default")
+    star = "star" in kinds
+    kwonly = [k for k in kinds if k == "kwonly"]
+    kwargs = "kwargs" in kinds
+    parts: list[str] = [] if first is None else [first]
+    used: set[str] = set()
+
+    def name() -> str:
+        n = draw(
+            st.sampled_from(["x", "y", "n", "a", "b", "k", "z", "w"]).filter(
+                lambda s: s not in used
+            )
+        )
+        used.add(n)
+        return n
+
+    def ann() -> str:
+        t = draw(_type(names, PARAM_TYPES, quoted))
+        return "" if t is None else f": {t}"
+
+    for _ in posonly:
+        parts.append(f"{name()}{ann()}")
+    if posonly:
+        parts.append("/")
+    for k in pos:
+        parts.append(f"{name()}{ann()}" + (" = _D" if k == "default" else ""))
+    if star:
+        parts.append(f"*{name()}{ann()}")
+    elif kwonly:
+        parts.append("*")
+    for _ in kwonly:
+        parts.append(f"{name()}{ann()}" + draw(st.sampled_from(["", " = _D"])))
+    if kwargs:
+        parts.append(f"**{name()}{ann()}")
+    return ", ".join(parts), len(posonly) + len(pos)
+
+
+@st.composite
+def _def(
+    draw: st.DrawFn,
+    names: _Names,
+    quoted: bool,
+    stem: str = "f",
+    first: str | None = None,
+    name: str | None = None,
+) -> tuple[str, str]:
+    """A ``def`` (sometimes PEP 695 generic, sometimes async); returns (code, name)."""
+    name = name or names.fresh(stem)
+    params, _ = draw(_params(names, quoted, first))
+    ret = draw(_type(names, RETURN_TYPES, quoted))
+    pep695 = draw(st.sampled_from(["", "", "", "[T]", "[T: Array]", "[**Q]"]))
+    if pep695 and first is None:
+        params = params.replace("T_", "T")
+        ret = None if ret is None else ret.replace("T_", "T")
+    else:
+        pep695 = ""
+    is_async = draw(st.sampled_from(["", "", "", "", "async "]))
+    arrow = "" if ret is None else f" -> {ret}"
+    body = (
+        "raise NotImplementedError"
+        if ret is not None
+        else draw(st.sampled_from(["return 1.0", "return jnp.ones(1)", "pass", "return (1.0, 2)"]))
+    )
+    return f"{is_async}def {name}{pep695}({params}){arrow}:\n    {body}\n", name
+
+
+@st.composite
+def callable_source(draw: st.DrawFn, names: _Names, quoted: bool) -> tuple[str, str]:
+    """Definitions and an expression for a function-like value."""
+    kind = draw(
+        st.sampled_from(
+            [
+                "def",
+                "def",
+                "def",
+                "def",
+                "lambda",
+                "overload",
+                "generic",
+                "generic_class",
+                "pspec",
+                "callable_obj",
+                "method",
+                "staticmethod",
+                "classmethod",
+                "property",
+                "partial",
+                "any",
+                "unannotated",
+                "callable_var",
+                "class_obj",
+                "builtin",
+            ]
+        )
+    )
+    if kind == "def":
+        return draw(_def(names, quoted))
+    if kind == "lambda":
+        lam = draw(
+            st.sampled_from(
+                [
+                    "lambda x: x",
+                    "lambda x, y: x * y",
+                    "lambda: 1.0",
+                    "lambda *a: a[0]",
+                    "lambda x, *, k=1: x",
+                    "lambda x, **kw: (x, x)",
+                    "lambda x=0.0: x",
+                    "lambda x: jnp.sum(x)",
+                    "lambda x: 'no'",
+                    "lambda x, y, z: (x, y)",
+                ]
+            )
+        )
+        return "", f"({lam})"
+    if kind == "overload":
+        name = names.fresh("ov")
+        r1 = draw(_type(names, RETURN_TYPES[:12], quoted)) or "Array"
+        code = (
+            f"@overload\ndef {name}(x: Array) -> {r1}: ...\n"
+            f"@overload\ndef {name}(x: float, y: int = 0) -> float: ...\n"
+            f"def {name}(x: Any, y: Any = 0) -> Any:\n    return x\n"
+        )
+        return code, name
+    if kind == "generic":
+        name = names.fresh("gen")
+        sig = draw(
+            st.sampled_from(
+                [
+                    "(x: T_, n: int) -> T_",
+                    "(x: A_) -> A_",
+                    "(x: A_, y: A_) -> Array",
+                    "(f: Callable[P_, R_], *args: P_.args, **kwargs: P_.kwargs) -> R_",
+                    "(x: T_) -> tuple[T_, T_]",
+                    "(*xs: T_) -> T_",
+                ]
+            )
+        )
+        return f"def {name}{sig}:\n    raise NotImplementedError\n", name
+    if kind == "generic_class":
+        name = names.fresh("G")
+        pep = draw(st.booleans())
+        head = f"class {name}[T]:" if pep else f"class {name}(Generic[T_]):"
+        tv = "T" if pep else "T_"
+        code = (
+            f"{head}\n    def __call__(self, x: {tv}, n: int = 0) -> {tv}:\n        return x\n"
+            f"    def m(self, x: {tv}, y: Array) -> Array:\n        return y\n"
+        )
+        inst = draw(
+            st.sampled_from(
+                [f"{name}[Array]()", f"{name}()", f"{name}[float]().m", f"{name}[Any]()"]
+            )
+        )
+        return code, inst
+    if kind == "pspec":
+        inner, fname = draw(_def(names, quoted))
+        deco = draw(
+            st.sampled_from(["pdeco", "pdeco_int", "pdeco_list", "ident", "functools.cache"])
+        )
+        return f"@{deco}\n{inner}", fname
+    if kind in ("callable_obj", "method", "staticmethod", "classmethod", "property", "class_obj"):
+        cls = names.fresh("C")
+        call, _ = draw(_def(names, quoted, first="self", name="__call__"))
+        meth, _ = draw(_def(names, quoted, first="self", name="m"))
+        static, _ = draw(_def(names, quoted, name="s"))
+        clsm, _ = draw(_def(names, quoted, first="cls", name="c"))
+        body = "\n".join(
+            [
+                _indent(call),
+                _indent(meth),
+                _indent("@staticmethod\n" + static),
+                _indent("@classmethod\n" + clsm),
+                _indent(
+                    "@property\ndef p(self) -> Callable[[Array, int], Array]:\n    raise NotImplementedError"
+                ),
+            ]
+        )
+        code = f"class {cls}:\n{body}\n"
+        expr = {
+            "callable_obj": f"{cls}()",
+            "method": f"{cls}().m",
+            "staticmethod": draw(st.sampled_from([f"{cls}.s", f"{cls}().s"])),
+            "classmethod": draw(st.sampled_from([f"{cls}.c", f"{cls}().c"])),
+            "property": f"{cls}().p",
+            "class_obj": draw(st.sampled_from([cls, f"{cls}.m", f"{cls}.__call__"])),
+        }[kind]
+        return code, expr
+    if kind == "partial":
+        inner, fname = draw(_def(names, quoted))
+        args = draw(st.lists(st.sampled_from(VALUES[:8]), max_size=2))
+        kws = draw(st.lists(st.sampled_from(KW_NAMES[:5]), max_size=2, unique=True))
+        call = ", ".join([fname, *args, *(f"{k}={draw(st.sampled_from(VALUES[:6]))}" for k in kws)])
+        spelled = draw(st.sampled_from(["partial", "functools.partial"]))
+        expr = f"{spelled}({call})"
+        if draw(st.booleans()):
+            expr = f"{spelled}({expr}, {draw(st.sampled_from(VALUES[:6]))})"
+        return inner, expr
+    if kind == "any":
+        return "", draw(
+            st.sampled_from(["ANY", "_D", "cast(Any, base_any)", "cast(Callable[..., Any], ANY)"])
+        ).replace("base_any", "ANY")
+    if kind == "unannotated":
+        name = names.fresh("u")
+        body = draw(
+            st.sampled_from(["return x", "return x * 2.0", "return (x, y)", "return jnp.sum(x)"])
+        )
+        return f"def {name}(x, y=1):\n    {body}\n", name
+    if kind == "callable_var":
+        name = names.fresh("cv")
+        t = draw(
+            st.sampled_from(
+                [
+                    "Callable[..., Array]",
+                    "Callable[[Array, int], Array]",
+                    "Callable[..., Any]",
+                    "Callable[[], float]",
+                    "Callable[Concatenate[Array, P_], Array]",
+                    "Callable[[Array], tuple[Array, Any]]",
+                ]
+            )
+        )
+        return f"{name}: {t} = _D\n", name
+    if kind == "builtin":
+        return "", draw(
+            st.sampled_from(["len", "print", "jnp.sin", "jnp.sum", "max", "int", "str.upper"])
+        )
+    raise AssertionError(kind)
+
+
+# -- transformations ------------------------------------------------------------------------------
+
+
+def _opt(draw: st.DrawFn, key: str, pool: list[str]) -> str:
+    return f"{key}={draw(st.sampled_from(pool))}"
+
+
+def _jit_kwargs(draw: st.DrawFn) -> list[str]:
+    keys = draw(
+        st.lists(
+            st.sampled_from(
+                ["static_argnums", "static_argnames", "donate_argnums", "donate_argnames", "inline"]
+            ),
+            max_size=3,
+            unique=True,
+        )
+    )
+    pools = {
+        "static_argnums": NUMS,
+        "static_argnames": NAMES,
+        "donate_argnums": NUMS,
+        "donate_argnames": NAMES,
+        "inline": FLAGS,
+    }
+    return [_opt(draw, k, pools[k]) for k in keys]
+
+
+def _grad_kwargs(draw: st.DrawFn, positional_ok: bool) -> list[str]:
+    out: list[str] = []
+    if draw(st.booleans()):
+        v = draw(st.sampled_from(NUMS))
+        out.append(v if positional_ok and draw(st.booleans()) else f"argnums={v}")
+    if draw(st.booleans()):
+        out.append(_opt(draw, "has_aux", FLAGS))
+    if draw(st.integers(0, 3)) == 0:
+        out.append(_opt(draw, "allow_int", FLAGS))
+    if draw(st.integers(0, 5)) == 0:
+        out.append(_opt(draw, "holomorphic", FLAGS))
+    return out
+
+
+def _join(*parts: str) -> str:
+    return ", ".join(p for p in parts if p)
+
+
+def _grad_calls(expr: str) -> int:
+    return sum(expr.count(f"{g}(") + expr.count(f"{g},") for g in GRAD_FAMILY)
+
+
+@st.composite
+def transform(draw: st.DrawFn, inner: str, depth: int = 0) -> str:
+    """An expression applying a drawn transformation to the expression ``inner``."""
+    expr = draw(_transform(inner, depth))
+    if not _on("nested_grad") and _grad_calls(expr) > max(1, _grad_calls(inner)):
+        return f"jax.jit({inner})"
+    return expr
+
+
+@st.composite
+def _transform(draw: st.DrawFn, inner: str, depth: int = 0) -> str:
+    kind = draw(
+        st.sampled_from(
+            [
+                "jit",
+                "jit",
+                "jit_factory",
+                "partial_jit",
+                "partial_jit_nested",
+                "grad",
+                "grad",
+                "partial_grad",
+                "partial_grad_fun",
+                "vmap",
+                "partial_vmap",
+                "checkpoint",
+                "custom",
+                "pspec",
+                "cast",
+                "none",
+                "pmap",
+            ]
+        )
+    )
+    if kind == "jit":
+        expr = f"jax.jit({_join(inner, *_jit_kwargs(draw))})"
+    elif kind == "jit_factory":
+        expr = f"jax.jit({_join(*_jit_kwargs(draw))})({inner})"
+    elif kind == "partial_jit":
+        p = draw(st.sampled_from(["partial", "functools.partial"]))
+        expr = f"{p}({_join('jax.jit', *_jit_kwargs(draw))})({inner})"
+    elif kind == "partial_jit_nested":
+        a, b = _jit_kwargs(draw), _jit_kwargs(draw)
+        extra = _jit_kwargs(draw) if draw(st.booleans()) else []
+        expr = (
+            f"partial({_join('partial(' + _join('jax.jit', *a) + ')', *b)})({_join(inner, *extra)})"
+        )
+    elif kind == "grad":
+        fn = draw(st.sampled_from(GRAD_FAMILY))
+        expr = f"jax.{fn}({_join(inner, *_grad_kwargs(draw, True))})"
+    elif kind == "partial_grad":
+        fn = draw(st.sampled_from(GRAD_FAMILY))
+        expr = f"partial({_join('jax.' + fn, *_grad_kwargs(draw, False))})({inner})"
+    elif kind == "partial_grad_fun":  # partial with the function positionally, options later
+        fn = draw(st.sampled_from([*GRAD_FAMILY, "jit", "vmap", "checkpoint", "pmap"]))
+        expr = f"partial(jax.{fn}, {inner})({_join(*_grad_kwargs(draw, False)[:1])})"
+    elif kind in ("vmap", "partial_vmap"):
+        opts: list[str] = []
+        if draw(st.booleans()):
+            v = draw(st.sampled_from(IN_AXES))
+            opts.append(v if kind == "vmap" and draw(st.booleans()) else f"in_axes={v}")
+        if draw(st.integers(0, 2)) == 0:
+            opts.append(_opt(draw, "out_axes", ["0", "1", "None", "(0, 1)", "'x'"]))
+        if draw(st.integers(0, 3)) == 0:
+            opts.append(_opt(draw, "axis_name", ["'i'", "None", "1", "[1]"]))
+        expr = (
+            f"jax.vmap({_join(inner, *opts)})"
+            if kind == "vmap"
+            else f"partial({_join('jax.vmap', *opts)})({inner})"
+        )
+    elif kind == "checkpoint":
+        fn = draw(st.sampled_from(["checkpoint", "remat"]))
+        opts = []
+        if draw(st.booleans()):
+            opts.append(_opt(draw, "static_argnums", NUMS))
+        if draw(st.integers(0, 2)) == 0:
+            opts.append(_opt(draw, "prevent_cse", FLAGS))
+        if draw(st.booleans()):
+            expr = f"jax.{fn}({_join(inner, *opts)})"
+        else:
+            expr = f"partial({_join('jax.' + fn, *opts)})({inner})"
+    elif kind == "custom":
+        fn = draw(st.sampled_from(["custom_jvp", "custom_vjp"]))
+        opts = [_opt(draw, "nondiff_argnums", NUMS)] if draw(st.booleans()) else []
+        if draw(st.booleans()):
+            expr = f"jax.{fn}({_join(inner, *opts)})"
+        else:
+            expr = f"partial({_join('jax.' + fn, *opts)})({inner})"
+    elif kind == "pmap":
+        opts = []
+        if draw(st.booleans()):
+            opts.append(_opt(draw, "static_broadcasted_argnums", NUMS))
+        if draw(st.booleans()):
+            opts.append(_opt(draw, "donate_argnums", NUMS))
+        if draw(st.integers(0, 2)) == 0:
+            opts.append(_opt(draw, "in_axes", IN_AXES))
+        if draw(st.integers(0, 3)) == 0:
+            opts.insert(0, draw(st.sampled_from(["'i'", "axis_name='i'", "axis_name=None"])))
+        spelled = draw(st.sampled_from(["call", "partial"]))
+        if spelled == "call":
+            expr = f"jax.pmap({_join(inner, *opts)})"
+        else:
+            expr = f"partial({_join('jax.pmap', *[o for o in opts if '=' in o])})({inner})"
+    elif kind == "pspec":
+        expr = f"{draw(st.sampled_from(['pdeco', 'pdeco_int', 'pdeco_list', 'ident']))}({inner})"
+    elif kind == "cast":
+        expr = f"cast({draw(st.sampled_from(['Any', 'Callable[..., Array]', 'Callable[[Array], Array]']))}, {inner})"
+    else:
+        expr = inner
+    if depth < 3 and draw(st.integers(0, 2)) == 0:
+        return draw(_transform(expr, depth + 1))
+    return expr
+
+
+@st.composite
+def call(draw: st.DrawFn, target: str) -> str:
+    """A call of ``target`` (or of one of its attributes) with drawn arguments."""
+    args = draw(st.lists(st.sampled_from(VALUES), max_size=4))
+    kws = draw(st.lists(st.sampled_from(KW_NAMES), max_size=2, unique=True))
+    star = draw(st.sampled_from(["", "", "", "*(XS,)", "**{'x': XS}", "*[1, 2]"]))
+    parts = [*args, star, *(f"{k}={draw(st.sampled_from(VALUES))}" for k in kws)]
+    attr = draw(
+        st.sampled_from(
+            ["", "", "", "", ".lower", ".trace", ".eval_shape", ".__get__(None, object)", ".fun"]
+        )
+    )
+    return f"{target}{attr}({_join(*parts)})"
+
+
+# -- snippets -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Snippet:
+    defs: str  # module-level (or function-level) definitions
+    uses: str  # statements using them
+    result: str | None  # a module-level name bound to a transformed function, for reuse
+
+
+@st.composite
+def transform_snippet(draw: st.DrawFn, names: _Names, quoted: bool, pool: list[str]) -> Snippet:
+    """A callable, transformed, bound to a name, then called / revealed / transformed again."""
+    if pool and draw(st.integers(0, 3)) == 0:
+        code, expr = "", draw(st.sampled_from(pool))
+    else:
+        code, expr = draw(callable_source(names, quoted))
+    r = names.fresh("r")
+    annotate = draw(
+        st.sampled_from(["", "", "", ": Any", ": Callable[..., Any]", ": Callable[[Array], Array]"])
+    )
+    defs = f"{code}{r}{annotate} = {draw(transform(expr))}\n"
+    uses: list[str] = []
+    for _ in range(draw(st.integers(0, 3))):
+        uses.append(draw(call(r)))
+    if draw(st.booleans()):
+        uses.append(f"reveal_type({r})")
+    if draw(st.integers(0, 2)) == 0:
+        uses.append(f"{names.fresh('again')} = {draw(transform(r))}")
+    if draw(st.integers(0, 4)) == 0:  # re-assignment of the same name
+        uses.append(f"{r} = {draw(transform(r))}")
+    return Snippet(defs, "\n".join(uses) + "\n" if uses else "", r if not annotate else None)
+
+
+def _as_decorator(expr: str) -> str:
+    """A decorator expression applying ``expr`` (with ``§`` for the function): ``jax.jit`` for
+    ``jax.jit(§)``, else a lambda (any expression is a decorator since Python 3.9)."""
+    if expr.endswith("(§)") and expr.count("§") == 1:
+        return expr[: -len("(§)")]
+    if expr == "§":
+        return "jax.jit"
+    return f"(lambda fn: {expr.replace('§', 'fn')})"
+
+
+@st.composite
+def decorator_snippet(draw: st.DrawFn, names: _Names, quoted: bool) -> Snippet:
+    """A function under a stack of decorators (transformations, partial, ParamSpec ones)."""
+    inner, name = draw(_def(names, quoted))
+    decos: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        decos.append(_as_decorator(draw(transform("§"))))
+    defs = "".join(f"@{d}\n" for d in decos) + inner
+    uses = "\n".join(draw(call(name)) for _ in range(draw(st.integers(0, 2))))
+    return Snippet(defs, uses + "\n" if uses else "", name)
+
+
+@st.composite
+def method_snippet(draw: st.DrawFn, names: _Names, quoted: bool) -> Snippet:
+    """A class with transformed methods, staticmethods, classmethods and ``__call__``."""
+    cls = names.fresh("K")
+    members: list[str] = []
+    method_names: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        wrapper = draw(st.sampled_from(["", "", "staticmethod", "classmethod", "property"]))
+        first = {"": "self", "staticmethod": None, "classmethod": "cls", "property": "self"}[
+            wrapper
+        ]
+        inner, name = draw(_def(names, quoted, stem="m", first=first))
+        deco = _as_decorator(draw(transform("§")))
+        order = [f"@{wrapper}\n" if wrapper else "", f"@{deco}\n"]
+        if wrapper and draw(st.integers(0, 3)) == 0:
+            order.reverse()  # the transformation outside the descriptor
+        members.append("".join(order) + inner)
+        method_names.append(name)
+    if draw(st.booleans()):
+        inner, _ = draw(_def(names, quoted, first="self", name="__call__"))
+        deco = draw(
+            st.sampled_from(["jax.jit", "partial(jax.jit, static_argnums=1)", "jax.vmap", "pdeco"])
+        )
+        members.append(f"@{deco}\n{inner}")
+        method_names.append("__call__")
+    defs = f"class {cls}:\n" + "\n".join(_indent(m) for m in members)
+    inst = names.fresh("k")
+    defs += f"\n{inst} = {cls}()\n"
+    uses: list[str] = []
+    for m in method_names:
+        target = draw(st.sampled_from([f"{inst}.{m}", f"{cls}.{m}"]))
+        if draw(st.booleans()):
+            uses.append(draw(call(target)))
+        if draw(st.integers(0, 2)) == 0:
+            uses.append(f"{names.fresh('bm')} = {draw(transform(target))}")
+    return Snippet(defs, "\n".join(uses) + "\n" if uses else "", f"{inst}.{method_names[0]}")
+
+
+def _rule_params(draw: st.DrawFn, names: _Names, quoted: bool) -> str:
+    n = draw(st.integers(0, 4))
+    used = [f"p{i}" for i in range(n)]
+    parts = []
+    for p in used:
+        t = draw(
+            st.sampled_from(
+                [
+                    None,
+                    "Any",
+                    "tuple[Array, ...]",
+                    "tuple[Array]",
+                    "tuple[Array, Array]",
+                    "tuple[float, int]",
+                    "tuple[Any, ...]",
+                    "Array",
+                    "int",
+                    "tuple[()]",
+                    "list[Array]",
+                    "tuple[str]",
+                ]
+            )
+        )
+        parts.append(p if t is None else f"{p}: {t}")
+    if draw(st.integers(0, 4)) == 0:
+        parts.append("*rest: Any")
+    return ", ".join(parts)
+
+
+RULE_RETURNS = [
+    None,
+    "Any",
+    "tuple[Array, Array]",
+    "tuple[float, Array]",
+    "Array",
+    "tuple[Array, Array, Array]",
+    "tuple[Array, ...]",
+    "tuple[Array]",
+    "tuple[None, Array]",
+    "tuple[Any, Any]",
+    "None",
+    "tuple[str, str]",
+    "tuple[Array, tuple[Array, Array]]",
+    "tuple[tuple[Array, Array], Array]",
+]
+
+
+@st.composite
+def custom_snippet(draw: st.DrawFn, names: _Names, quoted: bool) -> Snippet:
+    """``custom_jvp``/``custom_vjp`` with rules of drawn shapes, as decorators or calls."""
+    fn = draw(st.sampled_from(["custom_jvp", "custom_vjp"]))
+    inner, name = draw(_def(names, quoted))
+    nondiff = draw(
+        st.sampled_from(["", "", "(0,)", "(1,)", "(0, 1)", "0", "(5,)", "N0", "FT", "(-1,)", "[0]"])
+    )
+    opts = f", nondiff_argnums={nondiff}" if nondiff else ""
+    spelled = draw(st.sampled_from(["decorator", "call", "partial"]))
+    if spelled == "decorator" and not opts:
+        defs = f"@jax.{fn}\n{inner}"
+    elif spelled in ("decorator", "partial"):
+        defs = f"@partial(jax.{fn}{opts})\n{inner}"
+    else:
+        raw = names.fresh("raw")
+        defs = inner.replace(f"def {name}", f"def {raw}", 1) + f"{name} = jax.{fn}({raw}{opts})\n"
+
+    def rule(stem: str) -> tuple[str, str]:
+        rname = names.fresh(stem)
+        if draw(st.integers(0, 4)) == 0:
+            lams = ["lambda p, t: (p[0], t[0])", "lambda r, g: (g,)", "lambda x: (x, x)"]
+            lam = draw(st.sampled_from([*lams, "lambda *a: a"]))
+            return "", f"({lam})"
+        ret = draw(st.sampled_from(RULE_RETURNS))
+        arrow = f" -> {ret}" if ret else ""
+        return (
+            f"def {rname}({_rule_params(draw, names, quoted)}){arrow}:\n    raise NotImplementedError\n",
+            rname,
+        )
+
+    if fn == "custom_jvp":
+        r_code, r_name = rule("jvp")
+        if r_code and draw(st.booleans()):
+            defs += f"@{name}.defjvp\n{r_code}"
+        else:
+            defs += f"{r_code}{name}.defjvp({r_name})\n"
+        if draw(st.integers(0, 4)) == 0:
+            defs += f"{name}.defjvps(lambda t, ans, x: t)\n"
+    else:
+        f_code, f_name = rule("fwd")
+        b_code, b_name = rule("bwd")
+        form = draw(st.sampled_from(["pos", "kw", "zeros"]))
+        args = {
+            "pos": f"{f_name}, {b_name}",
+            "kw": f"fwd={f_name}, bwd={b_name}",
+            "zeros": f"{f_name}, {b_name}, symbolic_zeros=True",
+        }[form]
+        defs += f"{f_code}{b_code}{name}.defvjp({args})\n"
+    uses = []
+    if draw(st.booleans()):
+        uses.append(draw(call(name)))
+    if draw(st.booleans()):
+        uses.append(f"{names.fresh('cg')} = {draw(transform(name))}")
+    return Snippet(defs, "\n".join(uses) + "\n" if uses else "", name)
+
+
+BRANCHES = [
+    "lambda: 1.0",
+    "lambda: 1",
+    "lambda: jnp.ones(1)",
+    "lambda x: x",
+    "lambda x: x + 1",
+    "lambda x: (x, x)",
+    "lambda x: 'no'",
+    "lambda x, y: x",
+    "lambda *a: a",
+    "ANY",
+    "_D",
+    "jnp.sin",
+    "len",
+    "None",
+    "1",
+]
+
+
+@st.composite
+def branch_snippet(draw: st.DrawFn, names: _Names, quoted: bool, pool: list[str]) -> Snippet:
+    """``lax.cond``/``lax.switch`` with branches of drawn result types."""
+    defs = ""
+    branches: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        src = draw(st.sampled_from(["lambda", "def", "pool"]))
+        if src == "def":
+            code, name = draw(_def(names, quoted))
+            defs += code
+            branches.append(name)
+        elif src == "pool" and pool:
+            branches.append(draw(st.sampled_from(pool)))
+        else:
+            branches.append(draw(st.sampled_from(BRANCHES)))
+    ops = draw(st.lists(st.sampled_from(VALUES[:10]), max_size=3))
+    pred = draw(st.sampled_from(["True", "XS[0] > 0", "1", "ANY", "'x'", "jnp.bool_(True)"]))
+    r = names.fresh("br")
+    which = draw(st.sampled_from(["cond", "cond_kw", "switch", "switch_var", "switch_star"]))
+    if which.startswith("cond"):
+        a, b = branches[0], branches[-1]
+        rest = f"operand={ops[0] if ops else 'XS'}" if which == "cond_kw" else _join(*ops)
+        expr = f"lax.cond({_join(pred, a, b, rest)})"
+    elif which == "switch":
+        seq = draw(st.sampled_from(["[{}]", "({},)"])).format(", ".join(branches))
+        expr = f"lax.switch({_join('0', seq, *ops)})"
+    elif which == "switch_var":
+        v = names.fresh("bs")
+        defs += f"{v} = [{', '.join(branches)}]\n"
+        expr = f"lax.switch({_join('N0', v, *ops)})"
+    else:
+        expr = f"lax.switch({_join('0', '[*[' + ', '.join(branches) + ']]', *ops)})"
+    return Snippet(defs, f"{r} = {expr}\nreveal_type({r})\n", None)
+
+
+@st.composite
+def import_snippet(draw: st.DrawFn, names: _Names, cyclic: bool) -> Snippet:
+    """Uses of the transformed functions another module exports (types read from its cache)."""
+    mods = ["prev", "nxt"] if cyclic else ["prev"]
+    uses: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        target = f"{draw(st.sampled_from(mods))}.{draw(st.sampled_from(['out0', 'out1']))}"
+        what = draw(st.sampled_from(["call", "transform", "reveal", "partial"]))
+        if what == "call":
+            uses.append(draw(call(target)))
+        elif what == "transform":
+            uses.append(f"{names.fresh('imp')} = {draw(transform(target))}")
+        elif what == "reveal":
+            uses.append(f"reveal_type({target})")
+        else:
+            uses.append(
+                f"{names.fresh('pp')} = partial({target}, {draw(st.sampled_from(VALUES[:6]))})"
+            )
+    body = "\n".join(uses) + "\n"
+    if cyclic:  # inside a function: module attributes of an import cycle may be deferred
+        return Snippet("", f"def {names.fresh('_cyc')}() -> None:\n{_indent(body)}", None)
+    return Snippet("", body, None)
+
+
+@st.composite
+def module(draw: st.DrawFn) -> Module:
+    """One module of snippets, each placed at module level, in a function, or deferred."""
+    names = _Names()
+    future = draw(st.booleans())
+    quoted = not future
+    cyclic = draw(st.integers(0, 4)) == 0
+    pool: list[str] = []
+    top: list[str] = []  # functions written before the definitions they use
+    body: list[str] = []
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(
+            st.sampled_from(
+                ["transform", "transform", "decorator", "method", "custom", "branch", "import"]
+            )
+        )
+        if kind == "transform":
+            s = draw(transform_snippet(names, quoted, pool))
+        elif kind == "decorator":
+            s = draw(decorator_snippet(names, quoted))
+        elif kind == "method":
+            s = draw(method_snippet(names, quoted))
+        elif kind == "custom":
+            s = draw(custom_snippet(names, quoted))
+        elif kind == "branch":
+            s = draw(branch_snippet(names, quoted, pool))
+        else:
+            s = draw(import_snippet(names, cyclic))
+        layout = draw(st.sampled_from(["module", "module", "local", "deferred"]))
+        if layout == "local":
+            fn = names.fresh("_local")
+            code = s.defs + s.uses
+            body.append(f"def {fn}() -> None:\n{_indent(code) if code.strip() else '    pass'}\n")
+            continue
+        if layout == "deferred" and s.uses.strip():
+            fn = names.fresh("_early")
+            top.append(f"def {fn}() -> None:\n{_indent(s.uses)}\n")
+            body.append(s.defs)
+        else:
+            body.append(s.defs + s.uses)
+        if s.result is not None:
+            pool.append(s.result)
+    exports: list[str] = []
+    for out in ("out0", "out1"):
+        src = draw(st.sampled_from(["pool", "fresh", "fresh"])) if pool else "fresh"
+        if src == "pool":
+            exports.append(f"{out} = {draw(transform(draw(st.sampled_from(pool))))}\n")
+        else:
+            code, expr = draw(callable_source(names, quoted))
+            exports.append(f"{code}{out} = {draw(transform(expr))}\n")
+    later = "".join(f"class {c}:\n    v: Array\n" for c in names.later)
+    imports = "import {nxt} as nxt\n" if cyclic else ""
+    text = (
+        HEADER.format(
+            future="from __future__ import annotations\n\n" if future else "", prev="{prev}"
+        )
+        + imports
+        + "\n\n".join(top + body + exports)
+        + "\n\n"
+        + later
+    )
+    return Module(text, cyclic)
