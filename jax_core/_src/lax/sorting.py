@@ -62,15 +62,16 @@ def _abstract_eval(*operands: ShapedArray, dimension: int, is_stable: bool, num_
 
 
 def _canonical_float(x: ir.Value[Any], dt: np.dtype[Any]) -> ir.Value[Any]:
-    """-0.0 -> 0.0 and every NaN -> the positive quiet NaN, so total order is NumPy's order."""
-    scalar = ShapedArray((), dt)
+    """-0.0 -> 0.0 and every NaN -> the positive quiet NaN, so total order is NumPy's order.
+
+    Both tests read the original ``x`` (as JAX's ``_canonicalize_float_for_sort`` does), so the
+    two compares in the comparator are independent rather than chained through a select.
+    """
     zero = hlo_util.constant(np.zeros((), dt))
     nan = hlo_util.constant(np.full((), np.nan, dt))
     is_zero = hlo_util.compare(x, zero, "EQ", dt)
-    x = hlo.select(is_zero, zero, x)
     is_nan = hlo_util.compare(x, x, "NE", dt)
-    del scalar
-    out: ir.Value[Any] = hlo.select(is_nan, nan, x)
+    out: ir.Value[Any] = hlo.select(is_nan, nan, hlo.select(is_zero, zero, x))
     return out
 
 
