@@ -8,7 +8,7 @@ Each case is a Python expression over ``lax``, ``jnp``, ``jax``, ``np`` and the 
 ``X`` (float32 4x5 with ties), ``P`` (NHWC float32 2x4x4x3 with ties) and ``V`` (float32
 vector) that JAX and jax_core both evaluate (``tests/lax/test_windowed_reductions.py``
 evaluates the same text with jax_core): the value as a nested list with its dtype and
-shape. These pin down what a NumPy reference cannot: JAX's SAME/SAME_LOWER pads, which
+shape; ``jaxprs`` the text of ``make_jaxpr``. These pin down what a NumPy reference cannot: JAX's SAME/SAME_LOWER pads, which
 tied element max/min pooling differentiates through, and the generic reduce_window jvp.
 ``errors`` records JAX's exception class and message for bad input.
 """
@@ -56,6 +56,14 @@ CASES = [
     "jax.grad(lambda v: lax.cumlogsumexp(v, reverse=True)[1])(V)",
 ]
 
+JAXPRS = [
+    "jax.make_jaxpr(lambda x: lax.reduce_window(x, 1., lax.mul, (2, 2), (1, 1), 'SAME'))(X)",
+    "jax.make_jaxpr(lambda x: lax.reduce_window(x, 0., lax.add, (2, 3), (1, 2), 'SAME', base_dilation=(2, 1)))(X)",
+    "jax.make_jaxpr(lambda x, t: jax.jvp(lambda v: lax.reduce_window(v, -np.inf, lax.max, (2, 2), (1, 1), 'SAME'), (x,), (t,)))(X, X)",
+    "jax.make_jaxpr(jax.vmap(lambda x: lax.reduce_window(x, np.inf, lax.min, (2,), (1,), 'VALID')))(X)",
+    "jax.make_jaxpr(lambda v: lax.cumlogsumexp(v, axis=1))(X)",
+]
+
 ERRORS = [
     "lax.reduce_window(X, 0., lax.add, (2,), (1,), 'VALID')",
     "lax.reduce_window(X, 0., lax.add, (2, 2), (1,), 'VALID')",
@@ -93,6 +101,7 @@ def _record() -> dict[str, Any]:
     for expr in CASES:
         out = np.asarray(eval(expr, env))
         cases.append({"expr": expr, "dtype": out.dtype.name, "shape": list(out.shape), "value": out.tolist()})
+    jaxprs = [{"expr": expr, "text": str(eval(expr, env))} for expr in JAXPRS]
     errors = []
     for expr in ERRORS:
         try:
@@ -101,7 +110,7 @@ def _record() -> dict[str, Any]:
             errors.append({"expr": expr, "error": type(e).__name__, "message": str(e)})
         else:
             raise AssertionError(f"JAX accepted {expr}")
-    return {"jax_version": jax.__version__, "inputs": INPUTS, "cases": cases, "errors": errors}
+    return {"jax_version": jax.__version__, "inputs": INPUTS, "cases": cases, "jaxprs": jaxprs, "errors": errors}
 
 
 def main() -> None:

@@ -90,10 +90,8 @@ MONOIDS: list[tuple[str, Callable[..., Any], Callable[[Any, Any], Any], Callable
 def _pads(shape: Sequence[int], dims: Sequence[int], strides: Sequence[int], padding: Any, wdil: Any) -> Pads:
     if not isinstance(padding, str):
         return padding  # type: ignore[no-any-return]
-    from jax_core._src.lax.windowed_common import padtype_to_pads
-
     win = [1 + r * (w - 1) for w, r in zip(dims, wdil or (1,) * len(dims))]
-    return padtype_to_pads(shape, win, strides, padding)
+    return lax.padtype_to_pads(shape, win, strides, padding)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=[c[0] for c in CONFIGS])
@@ -178,6 +176,11 @@ def test_matches_recorded_jax(case: dict[str, Any]) -> None:
     out = np.asarray(eval(case["expr"], _env()))
     assert out.dtype.name == case["dtype"] and list(out.shape) == case["shape"], case["expr"]
     np.testing.assert_allclose(out, np.asarray(case["value"], case["dtype"]), rtol=1e-5, atol=1e-5, err_msg=case["expr"])
+
+
+@pytest.mark.parametrize("case", DATA["jaxprs"], ids=[str(i) for i in range(len(DATA["jaxprs"]))])
+def test_jaxpr_text_matches_jax(case: dict[str, Any]) -> None:
+    assert str(eval(case["expr"], _env())) == case["text"]
 
 
 @pytest.mark.parametrize("case", DATA["errors"], ids=[str(i) for i in range(len(DATA["errors"]))])

@@ -1,5 +1,6 @@
-"""What the windowed reductions share: JAX's window shape rule and checks, SAME/VALID
-padding, and the (variadic) ``stablehlo.reduce_window`` builder."""
+"""What the windowed reductions share: JAX's window shape rule and checks and the (variadic)
+``stablehlo.reduce_window`` builder (SAME/VALID pads and dilated shapes come from
+``convolution_shapes.py``, as in JAX)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.lax.convolution_shapes import dilate_shape
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 
@@ -27,33 +29,6 @@ def ints(name: str, values: Sequence[int]) -> tuple[int, ...]:
 
 
 # -- shapes ----------------------------------------------------------------------------------
-
-
-def dilate_shape(shape: Sequence[int], dilation: Sequence[int]) -> tuple[int, ...]:
-    """The shape of ``shape`` with ``dilation - 1`` holes between elements (JAX's rule)."""
-    if not all(d > 0 for d in dilation):
-        raise TypeError(f"All dilations must be positive, got {tuple(dilation)}.")
-    return tuple(0 if d == 0 else 1 + r * (d - 1) for d, r in zip(shape, dilation))
-
-
-def padtype_to_pads(
-    in_shape: Sequence[int], window_shape: Sequence[int], window_strides: Sequence[int], padding: str
-) -> list[tuple[int, int]]:
-    """``(low, high)`` pads for ``'VALID'``, ``'SAME'`` or ``'SAME_LOWER'`` (JAX's
-    ``lax.padtype_to_pads``; private here until the convolution module provides it)."""
-    kind = padding.upper()
-    if kind not in ("VALID", "SAME", "SAME_LOWER"):
-        raise RuntimeError(
-            f"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got {padding}."
-        )
-    if kind == "VALID":
-        return [(0, 0)] * len(in_shape)
-    pads: list[tuple[int, int]] = []
-    for d, w, s in zip(in_shape, window_shape, window_strides):
-        out = -(-d // s)
-        p = max((out - 1) * s + w - d, 0)
-        pads.append((p // 2, p - p // 2) if kind == "SAME" else (p - p // 2, p // 2))
-    return pads
 
 
 def _check_window_param(name: str, values: tuple[int, ...], positive: bool) -> None:

@@ -33,6 +33,7 @@ from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jax
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.control_flow.common import cached
+from jax_core._src.lax.convolution_shapes import dilate_shape
 
 Pads = tuple[tuple[int, int], ...]
 Pair = tuple[Any, Any]
@@ -67,10 +68,6 @@ def monoid_batcher(window_fn: WindowFn) -> BatchRule:
     return rule
 
 
-def _dilate(shape: Sequence[int], dilation: Sequence[int]) -> np.ndarray[Any, Any]:
-    return np.array([0 if d == 0 else 1 + r * (d - 1) for d, r in zip(shape, dilation)], np.int64)
-
-
 def reduce_window_sum_transpose(
     ct: Any,
     operand: UndefinedPrimal,
@@ -86,12 +83,11 @@ def reduce_window_sum_transpose(
     from jax_core._src.lax.windowed_reductions import reduce_window_sum
 
     in_shape = operand.aval.shape
-    lhs = _dilate(in_shape, base_dilation)
-    rhs = _dilate(window_dimensions, window_dilation)
-    out = _dilate(get_aval(ct).shape, window_strides)
-    before = rhs - np.array([lo for lo, _ in padding], np.int64) - 1
-    after = lhs + rhs - 1 - out - before
-    config = [(int(b), int(a), s - 1) for b, a, s in zip(before, after, window_strides)]
+    lhs = dilate_shape(in_shape, base_dilation)
+    rhs = dilate_shape(window_dimensions, window_dilation)
+    out = dilate_shape(get_aval(ct).shape, window_strides)
+    before = [r - lo - 1 for r, (lo, _) in zip(rhs, padding)]
+    config = [(b, l + r - 1 - o - b, s - 1) for b, l, r, o, s in zip(before, lhs, rhs, out, window_strides)]
     padded = shape_ops.pad(ct, np.array(0, get_aval(ct).dtype), config)
     ones = (1,) * len(in_shape)
     result = reduce_window_sum(

@@ -33,13 +33,8 @@ from jax_core._src.lax import elementwise as ew
 from jax_core._src.lax import reduction_rules as rr
 from jax_core._src.lax import reductions as red
 from jax_core._src.lax import windowed_reduction_rules as wrr
-from jax_core._src.lax.windowed_common import (
-    dilate_shape,
-    ints,
-    lower_reduce_window,
-    padtype_to_pads,
-    window_shape,
-)
+from jax_core._src.lax.convolution_shapes import dilate_shape, padtype_to_pads
+from jax_core._src.lax.windowed_common import ints, lower_reduce_window, window_shape
 from jax_core._src.lax.windowed_select import select_and_gather_add
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
