@@ -1,12 +1,20 @@
 """Special functions, as ``jax.scipy.special``."""
 
+from jax_core._src.scipy.special import bernoulli as bernoulli
+from jax_core._src.scipy.special import beta as beta
+from jax_core._src.scipy.special import betainc as betainc
 from jax_core._src.scipy.special import betaln as betaln
+from jax_core._src.scipy.special import boxcox as boxcox
+from jax_core._src.scipy.special import boxcox1p as boxcox1p
+from jax_core._src.scipy.special import comb as comb
 from jax_core._src.scipy.special import digamma as digamma
 from jax_core._src.scipy.special import entr as entr
 from jax_core._src.scipy.special import erf as erf
 from jax_core._src.scipy.special import erfc as erfc
+from jax_core._src.scipy.special import erfcinv as erfcinv
 from jax_core._src.scipy.special import erfinv as erfinv
 from jax_core._src.scipy.special import expit as expit
+from jax_core._src.scipy.special import factorial as factorial
 from jax_core._src.scipy.special import gamma as gamma
 from jax_core._src.scipy.special import gammainc as gammainc
 from jax_core._src.scipy.special import gammaincc as gammaincc
@@ -21,8 +29,12 @@ from jax_core._src.scipy.special import log_softmax as log_softmax
 from jax_core._src.scipy.special import loggamma as loggamma
 from jax_core._src.scipy.special import logit as logit
 from jax_core._src.scipy.special import logsumexp as logsumexp
+from jax_core._src.scipy.special import multigammaln as multigammaln
 from jax_core._src.scipy.special import ndtr as ndtr
 from jax_core._src.scipy.special import ndtri as ndtri
+from jax_core._src.scipy.special import poch as poch
+from jax_core._src.scipy.special import polygamma as polygamma
 from jax_core._src.scipy.special import softmax as softmax
 from jax_core._src.scipy.special import xlog1py as xlog1py
 from jax_core._src.scipy.special import xlogy as xlogy
+from jax_core._src.scipy.special import zeta as zeta

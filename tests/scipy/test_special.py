@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,9 @@ import scipy.special as ss
 import jax_core as jax
 import jax_core.numpy as jnp
 import jax_core.scipy.special as jsp
+
+with np.load(Path(__file__).resolve().parent.parent / "data" / "lax_special_jax.npz") as _npz:
+    DATA: dict[str, np.ndarray[Any, Any]] = {k: _npz[k] for k in _npz.files}
 
 rng = np.random.default_rng(0)
 X = np.linspace(-6, 6, 41).astype(np.float32)
@@ -109,3 +113,101 @@ def test_incomplete_gamma() -> None:
     assert np.isnan(float(jsp.gammainc(-1.0, 1.0)))
     g = float(jax.grad(jsp.gammainc, argnums=1)(2.5, 3.0))
     assert g == pytest.approx(np.exp(-3.0 + 1.5 * np.log(3.0) - ss.gammaln(2.5)), rel=1e-4)
+
+
+# -- functions on the lax special primitives, float32 and float64 ------------------------------------
+def _u(lo: float, hi: float, n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).uniform(lo, hi, n)
+
+
+LAX_BASED: list[tuple[str, Callable[..., Any], Callable[..., Any], list[np.ndarray], float]] = [
+    ("gammainc", jsp.gammainc, ss.gammainc, [_u(0.01, 50, 80, 1), _u(0, 80, 80, 2)], 1e-4),
+    ("gammaincc", jsp.gammaincc, ss.gammaincc, [_u(0.01, 50, 80, 3), _u(0, 80, 80, 4)], 1e-4),
+    ("betainc", jsp.betainc, ss.betainc, [_u(0.05, 20, 80, 5), _u(0.05, 20, 80, 6), _u(0, 1, 80, 7)], 1e-4),
+    ("beta", jsp.beta, ss.beta, [_u(0.1, 8, 40, 8), _u(-3.5, 8, 40, 9)], 1e-4),
+    ("zeta", jsp.zeta, ss.zeta, [_u(1.2, 10, 40, 10), _u(0.1, 20, 40, 11)], 1e-4),
+    ("i0e", jsp.i0e, ss.i0e, [_u(-60, 60, 60, 12)], 1e-5),
+    ("i1e", jsp.i1e, ss.i1e, [_u(-60, 60, 60, 13)], 1e-5),
+    ("i0", jsp.i0, ss.i0, [_u(-40, 40, 60, 14)], 1e-5),
+    ("i1", jsp.i1, ss.i1, [_u(-40, 40, 60, 15)], 1e-5),
+    ("factorial", jsp.factorial, ss.factorial, [np.array([-2.0, 0, 1, 3, 4.5, 10, 20])], 1e-5),
+    ("comb", jsp.comb, ss.comb, [np.array([5.0, 10, 3, 7.5, 4]), np.array([2.0, 3, 4, 2.5, -1])], 1e-5),
+    ("poch", jsp.poch, ss.poch, [_u(0.2, 6, 30, 16), _u(-0.5, 4, 30, 17)], 1e-4),
+    ("boxcox", jsp.boxcox, ss.boxcox, [_u(0.1, 9, 30, 18), np.where(np.arange(30) % 5 == 0, 0, _u(-2, 2, 30, 19))], 1e-5),
+    ("boxcox1p", jsp.boxcox1p, ss.boxcox1p, [_u(-0.5, 9, 30, 20), np.where(np.arange(30) % 5 == 0, 0, _u(-2, 2, 30, 21))], 1e-5),
+    ("erfcinv", jsp.erfcinv, ss.erfcinv, [np.concatenate([[0.0, 1.0, 2.0, 1e-8], _u(0.001, 1.999, 30, 22)])], 1e-4),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name,fn,ref,args,tol", LAX_BASED, ids=[c[0] for c in LAX_BASED])
+def test_lax_based_against_scipy(name: str, fn: Callable[..., Any], ref: Callable[..., Any], args: list[np.ndarray],
+                                 tol: float, dtype: type[np.floating[Any]]) -> None:
+    from jax_core._src.config import enable_x64
+
+    typed = [a.astype(dtype) for a in args]
+    with enable_x64(dtype == np.float64):
+        got = fn(*typed)
+        jitted = jax.jit(fn)(*typed)
+    assert got.dtype == dtype
+    want = ref(*(a.astype(np.float64) for a in typed))
+    rtol = tol if dtype == np.float32 else 1e-9
+    np.testing.assert_allclose(np.asarray(got), want, rtol=rtol, atol=rtol * 1e-2)
+    np.testing.assert_allclose(np.asarray(jitted), np.asarray(got), rtol=1e-6 if dtype == np.float32 else 1e-14)
+
+
+def test_polygamma_multigammaln_bernoulli() -> None:
+    from jax_core._src.config import enable_x64
+
+    n = np.array([0, 1, 2, 3, 4])
+    x = np.array([0.5, 1.5, 2.5, 10.0, 30.0], np.float32)
+    np.testing.assert_allclose(np.asarray(jsp.polygamma(n, x)), ss.polygamma(n, x.astype(np.float64)), rtol=1e-4)
+    np.testing.assert_allclose(np.asarray(jsp.polygamma(2, x)), ss.polygamma(2, x.astype(np.float64)), rtol=1e-4)
+    a = np.array([2.5, 3.0, 7.25], np.float32)
+    for d in (1, 2, 3):
+        np.testing.assert_allclose(np.asarray(jsp.multigammaln(a, d)), [ss.multigammaln(float(v), d) for v in a], rtol=1e-5)
+    with enable_x64(True):
+        np.testing.assert_allclose(np.asarray(jsp.bernoulli(12)), DATA["bernoulli_12/out0"], rtol=1e-12)
+    assert np.asarray(jsp.bernoulli(1)).tolist() == [1.0, -0.5]
+
+
+def test_new_function_grads() -> None:
+    from jax_core._src.config import enable_x64
+
+    with enable_x64(True):
+        s, q = DATA["grad_zeta_x/arg0"], DATA["grad_zeta_x/arg1"]
+        np.testing.assert_allclose(np.asarray(jax.vmap(jax.grad(jsp.zeta, 0))(s, q)), DATA["grad_zeta_x/out0"], rtol=1e-10)
+        np.testing.assert_allclose(np.asarray(jax.vmap(jax.grad(jsp.zeta, 1))(s, q)), DATA["grad_zeta_q/out0"], rtol=1e-10)
+        x = np.array([-3.0, -0.2, 1e-9, 0.0, 0.8, 6.0])
+        np.testing.assert_allclose(np.asarray(jax.vmap(jax.grad(jsp.i0))(x)), ss.i1(x), rtol=1e-12, atol=1e-300)
+        d_i1 = ss.i0(x) - np.divide(ss.i1(x), x, out=np.full_like(x, 0.5), where=x != 0)
+        np.testing.assert_allclose(np.asarray(jax.vmap(jax.grad(jsp.i1))(x)), d_i1, rtol=1e-9)
+        assert float(jax.grad(jax.grad(jsp.i1))(0.0)) == 0.0
+        g = float(jax.grad(jsp.betainc, argnums=2)(2.0, 3.0, 0.4))
+        assert g == pytest.approx(0.4 * 0.6**2 / ss.beta(2.0, 3.0), rel=1e-12)
+        g = float(jax.grad(jsp.gammainc, argnums=0)(2.5, 3.0))
+        h = 1e-6
+        assert g == pytest.approx((ss.gammainc(2.5 + h, 3.0) - ss.gammainc(2.5 - h, 3.0)) / (2 * h), rel=1e-7)
+        assert float(jax.grad(jsp.polygamma, argnums=1)(1, 2.0)) == pytest.approx(ss.polygamma(2, 2.0), rel=1e-10)
+        gz, gm = jax.grad(jsp.poch, (0, 1))(2.0, 3.0)
+        assert float(gz) == pytest.approx((ss.digamma(5.0) - ss.digamma(2.0)) * 24.0, rel=1e-10)
+        assert float(gm) == pytest.approx(ss.digamma(5.0) * 24.0, rel=1e-10)
+    v = jax.vmap(jsp.betainc, in_axes=(0, None, 0))(jnp.array([1.0, 2.0]), 3.0, jnp.array([0.2, 0.7]))
+    np.testing.assert_allclose(np.asarray(v), ss.betainc([1.0, 2.0], 3.0, [0.2, 0.7]), rtol=1e-5)
+
+
+def test_new_function_errors() -> None:
+    with pytest.raises(ValueError, match="^Argument `n` to polygamma must be of integer type. Got dtype float32.$"):
+        jsp.polygamma(1.0, 2.0)
+    with pytest.raises(NotImplementedError, match="^Riemann zeta function not implemented; pass q != None"):
+        jsp.zeta(2.0)
+    with pytest.raises(ValueError, match="^Unsupported input type to jax.scipy.special.i0: complex64$"):
+        jsp.i0(jnp.array(1 + 1j))
+    with pytest.raises(ValueError, match="^n must be a non-negative integer.$"):
+        jsp.bernoulli(-1)
+    with pytest.raises(ValueError, match="^betainc does not support complex-valued inputs.$"):
+        jsp.betainc(1.0, 2.0, jnp.array(0.5 + 0j))
+    with pytest.raises(NotImplementedError, match="exact=True"):
+        jsp.factorial(3, exact=True)
+    with pytest.raises(jax.errors.ConcretizationTypeError, match="d argument of multigammaln"):
+        jax.jit(lambda d: jsp.multigammaln(2.0, d))(3)

@@ -69,3 +69,58 @@ def test_grads_and_jit() -> None:
     np.testing.assert_allclose(np.asarray(f(X, 4.0)), ss.t.logpdf(X, 4.0), rtol=2e-5)
     v = jax.vmap(jst.poisson.logpmf, in_axes=(0, None))(jnp.arange(4.0), 2.0)
     np.testing.assert_allclose(np.asarray(v), ss.poisson.logpmf(np.arange(4), 2.0), rtol=1e-5)
+
+
+# -- CDFs on lax.igamma / lax.igammac / lax.betainc ---------------------------------------------------
+B01 = np.linspace(-0.2, 1.2, 29)
+G = np.concatenate([[-1.0, 0.0], np.linspace(0.01, 30, 40)])
+CDF_CASES: list[tuple[str, str, tuple[Any, ...], np.ndarray]] = [
+    (dist, m, args, x)
+    for dist, args, x in [
+        ("beta", (2.0, 3.5), B01), ("beta", (0.6, 0.8, -0.1, 1.3), B01), ("beta", (12.0, 30.0), B01),
+        ("gamma", (2.5,), G), ("gamma", (0.4, 0.5, 2.0), G), ("gamma", (40.0,), G * 2),
+        ("chi2", (3.0,), G), ("chi2", (17.0, 1.0, 0.5), G),
+    ]
+    for m in ("cdf", "logcdf", "sf", "logsf")
+] + [("chi2", m, (4.0,), G) for m in ("logpdf", "pdf")] + [
+    ("poisson", "cdf", (3.5,), np.array([-1.0, 0, 1, 2.5, 3, 7, 20])),
+    ("poisson", "cdf", (40.0, 2.0), np.array([0.0, 10, 41, 60, 100])),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dist,method,args,x", CDF_CASES, ids=[f"{c[0]}.{c[1]}{c[2]}" for c in CDF_CASES])
+def test_cdfs_against_scipy(dist: str, method: str, args: tuple[Any, ...], x: np.ndarray, dtype: type[np.floating[Any]]) -> None:
+    from jax_core._src.config import enable_x64
+
+    xs = x.astype(dtype)
+    with enable_x64(dtype == np.float64):
+        got = getattr(getattr(jst, dist), method)(xs, *(dtype(a) for a in args))
+    assert got.dtype == dtype
+    with np.errstate(divide="ignore"):
+        want = getattr(getattr(ss, dist), method)(xs.astype(np.float64), *args)
+    rtol, atol = (2e-4, 2e-6) if dtype == np.float32 else (1e-9, 1e-13)
+    if method in ("logcdf", "logsf", "logpdf"):  # log of a tiny probability: relative error of the value
+        atol = atol * 10
+        # as in JAX, log(cdf) is -inf where cdf underflows the dtype
+        want = np.where(want < np.log(np.finfo(dtype).tiny), np.asarray(got, np.float64), want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=rtol, atol=atol)
+
+
+def test_cdf_grads_jit_vmap() -> None:
+    from jax_core._src.config import enable_x64
+
+    with enable_x64(True):
+        g = float(jax.grad(jst.gamma.cdf)(2.0, 3.0))
+        assert g == pytest.approx(ss.gamma.pdf(2.0, 3.0), rel=1e-10)
+        g = float(jax.grad(jst.beta.cdf)(0.3, 2.0, 3.0))
+        assert g == pytest.approx(ss.beta.pdf(0.3, 2.0, 3.0), rel=1e-10)
+        g = float(jax.grad(jst.chi2.sf)(2.0, 3.0))
+        assert g == pytest.approx(-ss.chi2.pdf(2.0, 3.0), rel=1e-10)
+        g = float(jax.grad(jst.gamma.cdf, argnums=1)(2.0, 3.0))
+        h = 1e-6
+        assert g == pytest.approx((ss.gamma.cdf(2.0, 3.0 + h) - ss.gamma.cdf(2.0, 3.0 - h)) / (2 * h), rel=1e-6)
+    x = np.linspace(0.05, 0.95, 7).astype(np.float32)
+    np.testing.assert_allclose(np.asarray(jax.jit(jst.beta.cdf)(x, 2.0, 3.0)), ss.beta.cdf(x, 2, 3), rtol=1e-5)
+    v = jax.vmap(jst.gamma.cdf, in_axes=(None, 0))(np.float32(2.0), jnp.array([0.5, 1.0, 4.0]))
+    np.testing.assert_allclose(np.asarray(v), ss.gamma.cdf(2.0, [0.5, 1.0, 4.0]), rtol=1e-5)

@@ -12,7 +12,9 @@ import numpy as np
 
 from jax_core._src.basearray import Array
 from jax_core._src.lax import linalg as lax_linalg
-from jax_core._src.scipy.special import promote_args_inexact, betaln, log_ndtr, ndtr, ndtri, xlog1py, xlogy
+from jax_core._src.scipy.special import (
+    betainc, betaln, gammainc, gammaincc, log_ndtr, ndtr, ndtri, promote_args_inexact, xlog1py, xlogy,
+)
 from jax_core._src.typing import ArrayLike
 from jax_core import lax
 import jax_core.numpy as jnp
@@ -285,6 +287,105 @@ def t_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
 def t_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Student's t density."""
     return jnp.exp(t_logpdf(x, df, loc, scale))
+
+
+# -- CDFs on the incomplete gamma and beta functions (as JAX writes them) ----------------------------
+
+
+def _clamp01(y: Array, hi: float) -> Array:
+    """``y`` clamped to ``[0, hi]``."""
+    return lax.clamp(np.zeros((), y.dtype), y, np.asarray(hi, y.dtype))
+
+
+def beta_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Beta CDF ``I_y(a, b)`` of ``y = (x - loc) / scale`` clamped to ``[0, 1]``."""
+    xa, aa, ba, la, sa = promote_args_inexact("beta.cdf", x, a, b, loc, scale)
+    return betainc(aa, ba, _clamp01(lax.div(lax.sub(xa, la), sa), 1.0))
+
+
+def beta_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Log of the beta CDF."""
+    return lax.log(beta_cdf(x, a, b, loc, scale))
+
+
+def beta_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Beta survival function ``I_{1-y}(b, a)``."""
+    xa, aa, ba, la, sa = promote_args_inexact("beta.sf", x, a, b, loc, scale)
+    return betainc(ba, aa, 1 - _clamp01(lax.div(lax.sub(xa, la), sa), 1.0))
+
+
+def beta_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Log of the beta survival function."""
+    return lax.log(beta_sf(x, a, b, loc, scale))
+
+
+def gamma_cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Gamma CDF ``P(a, y)`` of ``y = (x - loc) / scale`` (0 below ``loc``)."""
+    xa, aa, la, sa = promote_args_inexact("gamma.cdf", x, a, loc, scale)
+    return gammainc(aa, _clamp01(lax.div(lax.sub(xa, la), sa), np.inf))
+
+
+def gamma_logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Log of the gamma CDF."""
+    return lax.log(gamma_cdf(x, a, loc, scale))
+
+
+def gamma_sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Gamma survival function ``Q(a, y)`` (1 below ``loc``)."""
+    xa, aa, la, sa = promote_args_inexact("gamma.sf", x, a, loc, scale)
+    y = lax.div(lax.sub(xa, la), sa)
+    q = gammaincc(aa, y)
+    return jnp.where(y < 0, jnp.ones_like(q), q)
+
+
+def gamma_logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Log of the gamma survival function."""
+    return lax.log(gamma_sf(x, a, loc, scale))
+
+
+def chi2_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Chi-squared log density (``-inf`` below ``loc``)."""
+    xa, da, la, sa = promote_args_inexact("chi2.logpdf", x, df, loc, scale)
+    y = (xa - la) / sa
+    half_df = da / 2
+    kernel = xlogy(half_df - 1, y) - y / 2
+    norm = -(lax.lgamma(half_df) + math.log(2.0) * da / 2)
+    return jnp.where(xa < la, -np.inf, norm - jnp.log(sa) + kernel).astype(kernel.dtype)
+
+
+def chi2_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Chi-squared density."""
+    return lax.exp(chi2_logpdf(x, df, loc, scale))
+
+
+def chi2_cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Chi-squared CDF ``P(df / 2, y / 2)``."""
+    xa, da, la, sa = promote_args_inexact("chi2.cdf", x, df, loc, scale)
+    return gammainc(da / 2, _clamp01(lax.div(lax.sub(xa, la), sa * 2), np.inf))
+
+
+def chi2_logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Log of the chi-squared CDF."""
+    return lax.log(chi2_cdf(x, df, loc, scale))
+
+
+def chi2_sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Chi-squared survival function ``Q(df / 2, y / 2)``."""
+    xa, da, la, sa = promote_args_inexact("chi2.sf", x, df, loc, scale)
+    return gammaincc(da / 2, _clamp01(lax.div(lax.sub(xa, la), sa * 2), np.inf))
+
+
+def chi2_logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """Log of the chi-squared survival function."""
+    return lax.log(chi2_sf(x, df, loc, scale))
+
+
+def poisson_cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """Poisson CDF ``Q(floor(k - loc) + 1, mu)`` (0 below ``loc``)."""
+    ka, ma, la = promote_args_inexact("poisson.logpmf", k, mu, loc)
+    x = ka - la
+    p = gammaincc(jnp.floor(1 + x), ma)
+    return jnp.where(x < 0, jnp.zeros_like(p), p)
 
 
 # -- multivariate normal ---------------------------------------------------------------------------

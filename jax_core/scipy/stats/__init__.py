@@ -10,4 +10,5 @@ from jax_core.scipy.stats import poisson as poisson
 from jax_core.scipy.stats import beta as beta
 from jax_core.scipy.stats import gamma as gamma
 from jax_core.scipy.stats import t as t
+from jax_core.scipy.stats import chi2 as chi2
 from jax_core.scipy.stats import multivariate_normal as multivariate_normal

@@ -2,5 +2,9 @@
 
 from jax_core._src.scipy.stats import gamma_logpdf as logpdf
 from jax_core._src.scipy.stats import gamma_pdf as pdf
+from jax_core._src.scipy.stats import gamma_cdf as cdf
+from jax_core._src.scipy.stats import gamma_logcdf as logcdf
+from jax_core._src.scipy.stats import gamma_sf as sf
+from jax_core._src.scipy.stats import gamma_logsf as logsf
 
-__all__ = ["logpdf", "pdf"]
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

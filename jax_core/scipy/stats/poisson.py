@@ -2,5 +2,6 @@
 
 from jax_core._src.scipy.stats import poisson_logpmf as logpmf
 from jax_core._src.scipy.stats import poisson_pmf as pmf
+from jax_core._src.scipy.stats import poisson_cdf as cdf
 
-__all__ = ["logpmf", "pmf"]
+__all__ = ["logpmf", "pmf", "cdf"]
