@@ -13,10 +13,17 @@ libraries:
 * mypy warm: again with that cache, nothing changed;
 * pyright: the CLI keeps no cache, so every run is cold.
 
+A second table is the overhead of jax_core's mypy plugin (mypy_plugin/): the same corpus,
+jax_core only, checked with typing/mypy.ini plus ``plugins = mypy_plugin`` against the same
+configuration without it, cold and warm as above, the two interleaved run by run (target
+<= 1.10: the plugin may cost at most 10%). Both sides run the same program, so noise only adds
+time: that table reports the best of the rounds rather than the median.
+
 Prints each median of ``--repeat`` runs (default 3; a warm mypy run is the best of five), the
-ratio jax_core/JAX of wall times (target <= 1.0, the verdict) and of CPU times (steadier when
+ratio jax_core/JAX (plugin/no plugin) of wall times (the verdict) and of CPU times (steadier when
 the machine is shared) and PASS/FAIL. Options: ``--repeat N``, ``--quick`` (one run each), ``--json OUT``,
-``--strict`` (exit 1 when a row fails), ``--jax-python`` (default .venv-jax/bin/python).
+``--strict`` (exit 1 when a row fails), ``--jax-python`` (default .venv-jax/bin/python),
+``--only {jax,plugin}`` (one of the two tables; ``plugin`` needs no JAX interpreter).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,12 +51,18 @@ ROWS = [
     ("mypy_warm", "mypy strict, warm cache"),
     ("pyright", "pyright strict"),
 ]
+PLUGIN_TARGET = 1.10
+PLUGIN_ROWS = [
+    ("mypy_cold", "mypy + plugin, cold cache"),
+    ("mypy_warm", "mypy + plugin, warm cache"),
+]
 
 
-def _env() -> dict[str, str]:
+def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "PYTHONPATH")}
     env["PYRIGHT_PYTHON_IGNORE_WARNINGS"] = "1"
     env["NO_COLOR"] = "1"
+    env.update(extra or {})
     return env
 
 
@@ -71,11 +85,11 @@ def _jax_copy(dest: Path) -> None:
     (dest / "pyrightconfig.json").write_text(json.dumps(pyright))
 
 
-def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+def _timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the checker and its children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=_env(), capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, cwd=cwd, env=_env(env), capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
@@ -94,27 +108,32 @@ WARM_RUNS = 5  # a warm run takes a fraction of a second: the best of several
 class Setup:
     """One library's corpus, interpreter and mypy cache, and the commands that check it."""
 
-    def __init__(self, root: Path, python: str, cache: Path) -> None:
+    def __init__(
+        self, root: Path, python: str, cache: Path, config: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
         files = _files(root)
         self.root = root
         self.cache = cache
-        self.mypy = [_bin("mypy"), "--config-file", "mypy.ini", "--python-executable", python]
+        self.env = env
+        self.mypy = [_bin("mypy"), "--config-file", str(config or "mypy.ini"), "--python-executable", python]
         self.mypy += ["--cache-dir", str(cache), "--no-error-summary", *files]
         self.pyright = [_bin("pyright"), "-p", "pyrightconfig.json", "--pythonpath", python, *files]
 
     def mypy_cold(self) -> tuple[float, float]:
         shutil.rmtree(self.cache, ignore_errors=True)
-        return _timed(self.mypy, self.root)
+        return _timed(self.mypy, self.root, self.env)
 
     def mypy_warm(self) -> tuple[float, float]:
-        return _timed(self.mypy, self.root)
+        return _timed(self.mypy, self.root, self.env)
 
     def run_pyright(self) -> tuple[float, float]:
         return _timed(self.pyright, self.root)
 
 
-def measure_round(setups: dict[str, Setup], order: tuple[str, str]) -> dict[str, dict[str, tuple[float, float]]]:
-    """One sample of every row for both libraries, the libraries interleaved run by run."""
+def measure_round(
+    setups: dict[str, Setup], order: tuple[str, str], pyright: bool = True
+) -> dict[str, dict[str, tuple[float, float]]]:
+    """One sample of every row for both setups (libraries, or plugin on/off), interleaved run by run."""
     out: dict[str, dict[str, tuple[float, float]]] = {lib: {} for lib in order}
     for lib in order:
         out[lib]["mypy_cold"] = setups[lib].mypy_cold()
@@ -124,8 +143,51 @@ def measure_round(setups: dict[str, Setup], order: tuple[str, str]) -> dict[str,
             warm[lib].append(setups[lib].mypy_warm())
     for lib in order:
         out[lib]["mypy_warm"] = (min(w for w, _ in warm[lib]), min(c for _, c in warm[lib]))
-        out[lib]["pyright"] = setups[lib].run_pyright()
+        if pyright:
+            out[lib]["pyright"] = setups[lib].run_pyright()
     return out
+
+
+def _plugin_configs(dest: Path) -> tuple[Path, Path]:
+    """typing/mypy.ini without and with ``plugins = mypy_plugin``, identical otherwise (absolute
+    paths, so they work from ``dest``)."""
+    text = (CORPUS / "mypy.ini").read_text().replace("$MYPY_CONFIG_FILE_DIR/../stubs", str(ROOT / "stubs"))
+    if "plugins" in text:
+        raise RuntimeError("typing/mypy.ini already names a plugin")
+    without, with_plugin = dest / "no-plugin.ini", dest / "plugin.ini"
+    without.write_text(text)
+    with_plugin.write_text(text.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1))
+    return without, with_plugin
+
+
+def _table(
+    samples: dict[str, dict[str, list[tuple[float, float]]]],
+    rows: list[tuple[str, str]],
+    libs: tuple[str, str],
+    target: float,
+    stat: Callable[[Iterable[float]], float] = statistics.median,
+) -> tuple[dict[str, dict[str, float | str]], bool]:
+    """Prints ``stat`` over rounds (the median; the best for the plugin table, where both sides run
+    the same program and noise only adds) and the ratios libs[0]/libs[1] of each row; returns
+    them and whether any row failed."""
+    a, b = libs
+    results: dict[str, dict[str, float | str]] = {}
+    print(f"\n{'row':<26} {a:>9} {b:>9} {'ratio':>6} {'cpu ratio':>9} {'target':>7}  verdict")
+    failed = False
+    for key, label in rows:
+        core = stat(w for w, _ in samples[a][key])
+        other = stat(w for w, _ in samples[b][key])
+        core_cpu = stat(c for _, c in samples[a][key])
+        other_cpu = stat(c for _, c in samples[b][key])
+        ratio, cpu_ratio = core / other, core_cpu / other_cpu
+        verdict = "PASS" if ratio <= target else "FAIL"
+        failed |= verdict == "FAIL"
+        results[key] = {
+            f"{a}_s": core, f"{b}_s": other, "ratio": ratio,
+            f"{a}_cpu_s": core_cpu, f"{b}_cpu_s": other_cpu, "cpu_ratio": cpu_ratio, "verdict": verdict,
+        }
+        print(f"{label:<26} {core:>8.2f}s {other:>8.2f}s {ratio:>6.2f} {cpu_ratio:>9.2f} {'<= ' + str(target):>7}  {verdict}")
+    return results, failed
 
 
 def main() -> int:
@@ -135,50 +197,67 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write the samples and results here")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a row fails")
     ap.add_argument("--jax-python", default=str(ROOT / ".venv-jax" / "bin" / "python"))
+    ap.add_argument("--only", choices=("jax", "plugin"), help="only the jax_core-vs-JAX table, or only the plugin's")
     args = ap.parse_args()
     repeat = 1 if args.quick else args.repeat
-    if not Path(args.jax_python).exists():
+    run_jax, run_plugin = args.only in (None, "jax"), args.only in (None, "plugin")
+    if run_jax and not Path(args.jax_python).exists():
         print(f"no JAX interpreter at {args.jax_python}: run `make bench` (it builds .venv-jax)", file=sys.stderr)
         return 2
 
     samples: dict[str, dict[str, list[tuple[float, float]]]] = {
         lib: {k: [] for k, _ in ROWS} for lib in ("jax_core", "jax")
     }
+    plugin_samples: dict[str, dict[str, list[tuple[float, float]]]] = {
+        lib: {k: [] for k, _ in PLUGIN_ROWS} for lib in ("plugin", "no plugin")
+    }
+    n_files = len(_files(CORPUS))
     with tempfile.TemporaryDirectory(prefix="typing-bench-") as tmp:
-        jax_root = Path(tmp) / "corpus-jax"
-        _jax_copy(jax_root)
-        setups = {
-            "jax_core": Setup(CORPUS, sys.executable, Path(tmp) / "cache-jax_core"),
-            "jax": Setup(jax_root, args.jax_python, Path(tmp) / "cache-jax"),
-        }
-        n_files = len(_files(CORPUS))
-        print(f"typing corpus: {n_files} files; {repeat} round(s), libraries interleaved", file=sys.stderr)
-        for i in range(repeat):
-            order = ("jax_core", "jax") if i % 2 == 0 else ("jax", "jax_core")
-            for lib, rows in measure_round(setups, order).items():
-                for key, value in rows.items():
-                    samples[lib][key].append(value)
+        if run_jax:
+            jax_root = Path(tmp) / "corpus-jax"
+            _jax_copy(jax_root)
+            setups = {
+                "jax_core": Setup(CORPUS, sys.executable, Path(tmp) / "cache-jax_core"),
+                "jax": Setup(jax_root, args.jax_python, Path(tmp) / "cache-jax"),
+            }
+            print(f"typing corpus: {n_files} files; {repeat} round(s), libraries interleaved", file=sys.stderr)
+            for i in range(repeat):
+                order = ("jax_core", "jax") if i % 2 == 0 else ("jax", "jax_core")
+                for lib, rows in measure_round(setups, order).items():
+                    for key, value in rows.items():
+                        samples[lib][key].append(value)
+        if run_plugin:
+            without, with_plugin = _plugin_configs(Path(tmp))
+            here = {"PYTHONPATH": str(ROOT)}  # this checkout's mypy_plugin, both sides alike
+            plugin_setups = {
+                "plugin": Setup(CORPUS, sys.executable, Path(tmp) / "cache-plugin", with_plugin, here),
+                "no plugin": Setup(CORPUS, sys.executable, Path(tmp) / "cache-no-plugin", without, here),
+            }
+            print(f"typing corpus: {n_files} files; {repeat} round(s), plugin on/off interleaved", file=sys.stderr)
+            for i in range(repeat):
+                order = ("plugin", "no plugin") if i % 2 == 0 else ("no plugin", "plugin")
+                for lib, rows in measure_round(plugin_setups, order, pyright=False).items():
+                    for key, value in rows.items():
+                        plugin_samples[lib][key].append(value)
 
-    results: dict[str, dict[str, float | str]] = {}
-    print(f"\n{'row':<26} {'jax_core':>9} {'jax':>9} {'ratio':>6} {'cpu ratio':>9} {'target':>7}  verdict")
+    out: dict[str, object] = {}
     failed = False
-    for key, label in ROWS:
-        core = statistics.median(w for w, _ in samples["jax_core"][key])
-        jax = statistics.median(w for w, _ in samples["jax"][key])
-        core_cpu = statistics.median(c for _, c in samples["jax_core"][key])
-        jax_cpu = statistics.median(c for _, c in samples["jax"][key])
-        ratio, cpu_ratio = core / jax, core_cpu / jax_cpu
-        verdict = "PASS" if ratio <= TARGET else "FAIL"
-        failed |= verdict == "FAIL"
-        results[key] = {
-            "jax_core_s": core, "jax_s": jax, "ratio": ratio,
-            "jax_core_cpu_s": core_cpu, "jax_cpu_s": jax_cpu, "cpu_ratio": cpu_ratio, "verdict": verdict,
-        }
-        print(f"{label:<26} {core:>8.2f}s {jax:>8.2f}s {ratio:>6.2f} {cpu_ratio:>9.2f} {'<= 1.0':>7}  {verdict}")
-    print("\nratio: wall time jax_core/JAX (the verdict); cpu ratio: CPU time (user+sys) of the checker,"
-          " steadier on a loaded machine.")
+    if run_jax:
+        results, failed_jax = _table(samples, ROWS, ("jax_core", "jax"), TARGET)
+        failed |= failed_jax
+        out.update(samples=samples, results=results)
+        print("\nratio: wall time jax_core/JAX (the verdict); cpu ratio: CPU time (user+sys) of the checker,"
+              " steadier on a loaded machine.")
+    if run_plugin:
+        plugin_results, failed_plugin = _table(
+            plugin_samples, PLUGIN_ROWS, ("plugin", "no plugin"), PLUGIN_TARGET, stat=min
+        )
+        failed |= failed_plugin
+        out["plugin"] = {"samples": plugin_samples, "results": plugin_results}
+        print("\nratio: wall time with the mypy plugin / without (the verdict), jax_core's corpus, best of"
+              " the rounds; cpu ratio: CPU time (user+sys), best of the rounds.")
     if args.json:
-        args.json.write_text(json.dumps({"samples": samples, "results": results}, indent=2))
+        args.json.write_text(json.dumps(out, indent=2))
     return 1 if failed and args.strict else 0
 
 
