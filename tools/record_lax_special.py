@@ -110,6 +110,22 @@ def main() -> None:
     record("grad_zeta_x", "zeta", "scipy_grad0", [s, q], jax.vmap(jax.grad(jsp.zeta, 0))(s, q))
     record("grad_zeta_q", "zeta", "scipy_grad1", [s, q], jax.vmap(jax.grad(jsp.zeta, 1))(s, q))
 
+    p = np.array([0.0, 0.0, 1.0, 2.0, 1e-30, 3.0, np.nan, 1.0, 1.0000001, 5.0, -1.0, 1.0, 0.3, 7.0])
+    q = np.array([0.0, 2.0, 0.0, 3.0, 1e30, 3.0, 1.0, -1.0, 1.0, np.inf, 1.0, 1e-310, 0.31, 2.0])
+    for name in ("rel_entr", "kl_div"):
+        fn = getattr(jsp, name)
+        for dt in ("float32", "float64"):
+            args = [p.astype(dt), q.astype(dt)]
+            record(f"{name}_{dt}", name, "scipy", args, fn(*args))
+        record(f"grad_{name}", name, "scipy_grads", [p, q], jax.vmap(jax.grad(fn, (0, 1)))(p, q))
+
+    import jax.scipy.stats as jst
+
+    mu = np.array([0.0, 0.5, 3.0, 9.99, 10.0, 50.0, 99.0, 100.0, 1e4])
+    for dt in ("float32", "float64"):
+        record(f"poisson_entropy_{dt}", "poisson.entropy", "stats", [mu.astype(dt)], jst.poisson.entropy(mu.astype(dt)))
+    record("grad_poisson_entropy", "poisson.entropy", "stats_grad", [mu[1:]], jax.vmap(jax.grad(jst.poisson.entropy))(mu[1:]))
+
     OUT.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(OUT, **data)
     print(f"wrote {len(data)} arrays to {OUT.relative_to(ROOT)}")

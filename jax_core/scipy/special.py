@@ -38,3 +38,5 @@ from jax_core._src.scipy.special import softmax as softmax
 from jax_core._src.scipy.special import xlog1py as xlog1py
 from jax_core._src.scipy.special import xlogy as xlogy
 from jax_core._src.scipy.special import zeta as zeta
+from jax_core._src.scipy.entropy import kl_div as kl_div
+from jax_core._src.scipy.entropy import rel_entr as rel_entr

@@ -124,3 +124,25 @@ def test_cdf_grads_jit_vmap() -> None:
     np.testing.assert_allclose(np.asarray(jax.jit(jst.beta.cdf)(x, 2.0, 3.0)), ss.beta.cdf(x, 2, 3), rtol=1e-5)
     v = jax.vmap(jst.gamma.cdf, in_axes=(None, 0))(np.float32(2.0), jnp.array([0.5, 1.0, 4.0]))
     np.testing.assert_allclose(np.asarray(v), ss.gamma.cdf(2.0, [0.5, 1.0, 4.0]), rtol=1e-5)
+
+
+def test_poisson_entropy_matches_jax() -> None:
+    from pathlib import Path
+
+    from jax_core._src.config import enable_x64
+
+    with np.load(Path(__file__).resolve().parent.parent / "data" / "lax_special_jax.npz") as npz:
+        data = {k: npz[k] for k in npz.files if "poisson_entropy" in k}
+    for dt in ("float32", "float64"):
+        mu, want = data[f"poisson_entropy_{dt}/arg0"], data[f"poisson_entropy_{dt}/out0"]
+        with enable_x64(dt == "float64"):
+            got = np.asarray(jst.poisson.entropy(mu))
+        assert got.dtype == want.dtype
+        # float32: lgamma rounds differently from JAX's float32 lgamma
+        np.testing.assert_allclose(got, want, rtol=2e-5 if dt == "float32" else 1e-12)
+    np.testing.assert_allclose(want[:3], ss.poisson.entropy(mu[:3]), rtol=1e-9)  # (JAX truncates at 35 terms)
+    with enable_x64(True):
+        mu = data["grad_poisson_entropy/arg0"]
+        g = jax.vmap(jax.grad(jst.poisson.entropy))(mu)
+        np.testing.assert_allclose(np.asarray(g), data["grad_poisson_entropy/out0"], rtol=1e-10)
+    assert jst.poisson.entropy(np.array([[1.0, 2.0]]), np.array([[0.0], [1.0]])).shape == (2, 2)

@@ -3,5 +3,6 @@
 from jax_core._src.scipy.stats import poisson_logpmf as logpmf
 from jax_core._src.scipy.stats import poisson_pmf as pmf
 from jax_core._src.scipy.stats import poisson_cdf as cdf
+from jax_core._src.scipy.stats import poisson_entropy as entropy
 
-__all__ = ["logpmf", "pmf", "cdf"]
+__all__ = ["logpmf", "pmf", "cdf", "entropy"]
