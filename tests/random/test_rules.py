@@ -95,12 +95,39 @@ def test_grad_through_samplers() -> None:
     np.testing.assert_allclose(float(g), float(random.uniform(KEY, (3,)).sum()), rtol=1e-6)
 
 
-def test_gamma_jvp_in_key_is_zero_and_in_shape_is_not_implemented() -> None:
+def test_gamma_jvp_in_key_is_zero() -> None:
     out, tangent = jax.jvp(lambda k: random.gamma(k, 2.0, (3,)), (KEY,), (_float0(),))
     _same(out, random.gamma(KEY, 2.0, (3,)))
     np.testing.assert_array_equal(np.asarray(tangent), np.zeros(3, np.float32))
-    with pytest.raises(NotImplementedError, match="random_gamma_grad"):
-        jax.grad(lambda a: random.gamma(KEY, a))(2.0)
+
+
+# Recorded with JAX 0.12.0.1: grad of the samples of random.key(0) with respect to the shape
+# parameter (implicit differentiation through lax.random_gamma_grad), for gamma, loggamma,
+# beta (through two gammas) and dirichlet (its Jacobian).
+_A = [0.3, 1.0, 2.5, 7.0]
+_JAX_GAMMA_GRADS = {
+    "gamma": [2.2258236408233643, 0.9927736520767212, 0.830788254737854, 1.2524102926254272],
+    "loggamma": [3.537153482437134, 1.3669203519821167, 0.5380605459213257, 0.11789937317371368],
+    "beta": [0.425203412771225, 0.577501118183136, 0.049185410141944885, 0.014541630633175373],
+}
+_JAX_DIRICHLET_JACOBIAN = [
+    [0.6010407209396362, -0.07430391758680344, -0.06218016520142555],
+    [-0.19227482378482819, 0.25662386417388916, -0.07176655530929565],
+    [-0.40876588225364685, -0.18231993913650513, 0.1339467316865921],
+]
+
+
+def test_gamma_family_differentiates_in_the_shape_parameter_as_jax() -> None:
+    a, key = jnp.array(_A), random.key(0)
+    samplers = {
+        "gamma": lambda a: random.gamma(key, a).sum(),
+        "loggamma": lambda a: random.loggamma(key, a).sum(),
+        "beta": lambda a: random.beta(key, a, 2.0).sum(),
+    }
+    for name, f in samplers.items():
+        np.testing.assert_allclose(jax.grad(f)(a), _JAX_GAMMA_GRADS[name], rtol=2e-6, err_msg=name)
+    jac = jax.jacfwd(lambda a: random.dirichlet(key, a))(a[:3])
+    np.testing.assert_allclose(jac, _JAX_DIRICHLET_JACOBIAN, rtol=2e-6, atol=1e-7)
 
 
 def test_iota_2x32_shape_counts_the_flat_index() -> None:

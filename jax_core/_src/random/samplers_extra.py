@@ -30,6 +30,7 @@ from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import stop_gradient
 from jax_core._src.lax.control_flow.loops import while_loop
 from jax_core._src.lax.sorting import sort_key_val, top_k
+from jax_core._src.lax.special import random_gamma_grad
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.random.api import check_prng_key, random_bits, random_wrap, split_keys
@@ -312,13 +313,19 @@ def _random_gamma_lower(
 def _random_gamma_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, log_space: bool
 ) -> tuple[Any, Any]:
-    out = random_gamma_p.bind(*primals, log_space=log_space)
-    if not is_zero(tangents[1]):
-        raise NotImplementedError(
-            "Differentiation of jax_core.random.gamma (and beta, dirichlet) with respect to the "
-            "shape parameter is not implemented: it needs lax.random_gamma_grad."
-        )
-    return out, Zero.from_primal_value(out)
+    # d sample / d a by implicit differentiation of the CDF (lax.random_gamma_grad), as JAX.
+    key, a = primals
+    out = random_gamma_p.bind(key, a, log_space=log_space)
+    if is_zero(tangents[1]):
+        return out, Zero.from_primal_value(out)
+    if log_space:
+        # d log(x) = dx / x; exp(log x) may round to 0: use the smallest normal float instead.
+        x = lax.exp(out)
+        x = lax.select(lax.eq(x, jnp.zeros_like(x)), jnp.full_like(x, jnp.finfo(x.dtype).tiny), x)
+        grads = lax.div(random_gamma_grad(a, x), x)
+    else:
+        grads = random_gamma_grad(a, out)
+    return out, lax.mul(grads, tangents[1])
 
 
 def _random_gamma_batch(
