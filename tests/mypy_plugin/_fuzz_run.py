@@ -20,10 +20,22 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS_INI = ROOT / "typing" / "mypy.ini"
 
 
-def write_config(dest: Path) -> Path:
-    """typing/mypy.ini with the plugin on and absolute paths; returns the file written."""
+def snapshot(dest: Path) -> Path:
+    """A copy of this checkout's jax_core, mypy_plugin and stubs under ``dest``: every run of a
+    session checks against the same library and plugin even while the working tree changes (a
+    changed plugin or library would make mypy re-analyse jax_core in some runs and read it from
+    the cache in others, which prints some types differently)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("jax_core", "mypy_plugin", "stubs"):
+        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
+    return dest
+
+
+def write_config(dest: Path, src: Path = ROOT) -> Path:
+    """typing/mypy.ini with the plugin on and absolute paths (stubs from ``src``); returns the
+    file written."""
     text = CORPUS_INI.read_text()
-    text = text.replace("$MYPY_CONFIG_FILE_DIR/../stubs", str(ROOT / "stubs"))
+    text = text.replace("$MYPY_CONFIG_FILE_DIR/../stubs", str(src / "stubs"))
     text = text.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
     if "plugins = mypy_plugin" not in text:
         raise AssertionError(f"no [mypy] section in {CORPUS_INI}")
@@ -40,10 +52,28 @@ def supports_num_workers() -> bool:
     return "--num-workers" in proc.stdout
 
 
+# Differences between a type analysed in this process and the same type read from the cache
+# (or from another worker) that mypy makes itself, plugin or not; messages are compared without them:
+# - overload variants listed with their function's name only when the library was analysed in
+#   this process: ``def [P] jacrev(fun: ...`` / ``def [P] (fun: ...``;
 _OVERLOAD_NAME = re.compile(r"^(.*: note:\s+def (?:\[[^\]]*\] )?)\w+\(")
-# Notes mypy adds only when the called function's definition was analysed in this process
-# (not when it came from the cache or another worker), with or without the plugin.
+# - a callable type printed with its function's name only when analysed in this process:
+#   ``"def f1(k: int, *, x: int) -> int"`` / ``"def (k: int, *, x: int) -> int"``;
+_CALLABLE_NAME = re.compile(r'"def ((?:\[[^\]]*\] )?)\w+\(')
+# - a bound method printed with its definition's bare ``self`` only when read from the cache:
+#   ``def eval_shape(self, k: Any)`` / ``def eval_shape(k: Any)`` (this also hides the symptom of
+#   the plugin's BUG F4, /tmp/plugin_bugs.md: vmap of a callable object printed with ``self``);
+_BARE_SELF = re.compile(r"(def (?:\[[^\]]*\] )?\()(?:self|cls)(?:, |(?=\)))")
+# - notes pointing at a definition, printed only for definitions analysed in this process.
 _DEFINITION_NOTE = re.compile(r": note: (Called function defined in |\".*\" defined here$)")
+
+
+def normalize(line: str) -> str:
+    """``line`` without the differences above."""
+    line = _OVERLOAD_NAME.sub(r"\1(", line)
+    line = _CALLABLE_NAME.sub(r'"def \1(', line)
+    line = re.sub(r"(def (?:\[[^\]]*\] )?)(?:\w+)\((?=(?:self|cls)\b)", r"\1(", line)
+    return _BARE_SELF.sub(r"\1", line)
 
 
 @dataclass
@@ -56,14 +86,10 @@ class MypyRun:
 
     @property
     def messages(self) -> list[str]:
-        """The reported lines, sorted (parallel and incremental runs may order files differently),
-        overload variants listed without their function's name: mypy itself prints the name
-        when it analysed the library in this run and omits it when it read the library from
-        its cache, plugin or not (``def [P] jacrev(fun: ...`` / ``def [P] (fun: ...``), and
-        without the notes pointing at a definition (also printed only for definitions analysed in
-        the same process)."""
+        """The reported lines, sorted (parallel and incremental runs may order files differently)
+        and normalized (``normalize``: what mypy prints differently for cached types)."""
         return sorted(
-            _OVERLOAD_NAME.sub(r"\1(", line)
+            normalize(line)
             for line in self.stdout.splitlines()
             if line.strip() and not _DEFINITION_NOTE.search(line)
         )
@@ -93,14 +119,16 @@ def run_mypy(
     workers: int | None = None,
     hash_seed: int = 0,
     timeout: float = 900.0,
+    src: Path = ROOT,
 ) -> MypyRun:
     """mypy over ``files``; ``hash_seed`` fixes ``PYTHONHASHSEED``: runs compared with each
-    other get different seeds, so output that depends on set or dict-of-str order shows up."""
+    other get different seeds, so output that depends on set or dict-of-str order shows up.
+    jax_core and the plugin are imported from ``src`` (this checkout, or a ``snapshot``)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "MYPY_NUM_WORKERS")}
     env["JAX_CORE_MYPY_PLUGIN_DEBUG"] = "1"
     env["NO_COLOR"] = "1"
     env["PYTHONHASHSEED"] = str(hash_seed)
-    env["PYTHONPATH"] = str(ROOT)  # this checkout's plugin and jax_core, whatever is installed
+    env["PYTHONPATH"] = str(src)  # this plugin and jax_core, whatever is installed
     cmd = [
         sys.executable, "-m", "mypy",
         "--config-file", str(config),

@@ -35,6 +35,7 @@ from tests.mypy_plugin._fuzz_run import (
     MypyRun,
     copy_cache,
     run_mypy,
+    snapshot,
     supports_num_workers,
     write_config,
 )
@@ -75,15 +76,28 @@ class Workspace:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.config = write_config(root)
+        self.src = snapshot(root / "src")
+        self.config = write_config(root, self.src)
         base_dir = root / "base"
         base_dir.mkdir()
         (base_dir / f"{BASE}.py").write_text(BASE_MODULE)
         self.base_cache = root / "base-cache"
-        run = run_mypy(base_dir, self.config, [f"{BASE}.py"], self.base_cache)
+        run = self.mypy(base_dir, [f"{BASE}.py"], self.base_cache)
         if run.problems() or run.returncode != 0:
             pytest.fail(f"the base module does not check cleanly: {run.problems()}\n{run.report()}")
         self.modules = _generate(BATCHES * MODULES)
+
+    def mypy(
+        self,
+        cwd: Path,
+        files: list[str],
+        cache: Path,
+        workers: int | None = None,
+        hash_seed: int = 0,
+    ) -> MypyRun:
+        return run_mypy(
+            cwd, self.config, files, cache, workers=workers, hash_seed=hash_seed, src=self.src
+        )
 
     def write_batch(self, index: int) -> tuple[Path, list[str]]:
         """Batch ``index`` as files ``fuzz_b<index>_m<k>.py`` (and the base module) in a new directory."""
@@ -146,7 +160,7 @@ out0 = jax.vmap(prev.out0, in_axes=(0, None))
 def test_plugin_fuzz_batch(workspace: Workspace, index: int) -> None:
     d, files = workspace.write_batch(index)
     cache = copy_cache(workspace.base_cache, d.parent / f"cache{index}-warm")
-    first = run_mypy(d, workspace.config, files, cache)
+    first = workspace.mypy(d, files, cache)
     _check(first, "cold run", d)
     assert "[jax-" in first.stdout, f"no message of the plugin: is it enabled?\n{first.report()}"
     slow = {
@@ -169,24 +183,18 @@ def test_plugin_fuzz_batch(workspace: Workspace, index: int) -> None:
     ):
         path = d / name
         path.write_text(path.read_text() + edit)
-    warm = run_mypy(d, workspace.config, files, cache, hash_seed=1)
+    warm = workspace.mypy(d, files, cache, hash_seed=1)
     _check(warm, "warm run after an edit", d)
     cold_cache = copy_cache(workspace.base_cache, d.parent / f"cache{index}-cold")
-    cold = run_mypy(d, workspace.config, files, cold_cache, hash_seed=2)
+    cold = workspace.mypy(d, files, cold_cache, hash_seed=2)
     _check(cold, "cold run after an edit", d)
     _same(warm, cold, "a warm (incremental) run reports differently from a cold run", d)
 
     if index == 0 or os.environ.get("JAX_CORE_FUZZ_PARALLEL_ALL"):
         if not supports_num_workers():
             pytest.skip("this mypy has no --num-workers")
-        par = run_mypy(
-            d,
-            workspace.config,
-            files,
-            copy_cache(workspace.base_cache, d.parent / f"cache{index}-par"),
-            workers=2,
-            hash_seed=3,
-        )
+        par_cache = copy_cache(workspace.base_cache, d.parent / f"cache{index}-par")
+        par = workspace.mypy(d, files, par_cache, workers=2, hash_seed=3)
         _check(par, "parallel run (--num-workers 2)", d)
         _same(
             par, cold, "a parallel run (--num-workers 2) reports differently from a serial run", d
