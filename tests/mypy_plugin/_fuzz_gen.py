@@ -34,7 +34,11 @@ from hypothesis import strategies as st
 HEADER = """\
 {future}import functools
 from functools import partial
-from typing import Any, Callable, Concatenate, Final, Generic, ParamSpec, TypeVar, cast, overload
+from enum import IntEnum
+from typing import (
+    Any, Callable, Concatenate, Final, Generic, Literal, Never, NoReturn, ParamSpec, Protocol,
+    TypedDict, TypeVar, TypeVarTuple, Unpack, cast, overload,
+)
 
 import jax_core as jax
 import jax_core.numpy as jnp
@@ -47,6 +51,21 @@ P_ = ParamSpec("P_")
 R_ = TypeVar("R_")
 T_ = TypeVar("T_")
 A_ = TypeVar("A_", bound=Array)
+Ts_ = TypeVarTuple("Ts_")
+
+
+class Idx(IntEnum):
+    A = 0
+    B = 1
+
+
+class KwTD(TypedDict):
+    x: Array
+    n: int
+
+
+class ArrayFn(Protocol):
+    def __call__(self, x: Array, /, n: int = ...) -> Array: ...
 
 _D: Any = None
 ANY: Any = 0
@@ -60,6 +79,10 @@ FST: Final = ("x", "y")
 FLAG = True
 FLAG_F: Final = False
 XS = jnp.ones(3)
+LIT: Literal[0, 1] = 0
+LIT1: Literal[1] = 1
+PROTO: ArrayFn = _D
+UNION_FN: Callable[[Array], Array] | Callable[[float, int], float] = _D
 
 
 def pdeco(f: Callable[P_, R_]) -> Callable[P_, R_]:
@@ -98,6 +121,8 @@ SKIPPED: dict[str, str] = {
     "nested_grad": "BUG F3 (/tmp/plugin_bugs.md): grad-family calls nested in one expression "
     "(inside a lambda, or with Any argnums) take time exponential in the depth with the plugin "
     "(~150 overload items, each re-inferring its argument)",
+    "unpack_kwargs": "BUG F5 (/tmp/plugin_bugs.md): jit drops `**kw: Unpack[TypedDict]`'s unpack "
+    "(false positives at calls; cached and fresh types print differently)",
 }
 
 
@@ -124,6 +149,9 @@ PARAM_TYPES = [
     "A_",
     "Callable[[Array], Array]",
     "{later}",
+    "Idx",
+    "Literal[1, 2]",
+    "type[Array]",
     None,  # unannotated
 ]
 RETURN_TYPES = [
@@ -146,6 +174,11 @@ RETURN_TYPES = [
     "Array | float",
     "T_",
     "{later}",
+    "NoReturn",
+    "Never",
+    "Literal[1]",
+    "tuple[()]",
+    "tuple[Array, *tuple[int, ...]]",
     None,
 ]
 INTS = ["0", "1", "2", "-1", "-2", "3", "7", "100", "-100"]
@@ -186,6 +219,14 @@ NUMS = [
     "(0.5,)",
     "(None,)",
     "((0,),)",
+    "Idx.A",
+    "(Idx.A, Idx.B)",
+    "LIT",
+    "LIT1",
+    "(LIT1,)",
+    "(0, 1, 2, 3, 4, 5, 6, 7)",
+    "False",
+    "2**70",
 ]
 NAMES = [
     "'x'",
@@ -411,6 +452,7 @@ def callable_source(draw: st.DrawFn, names: _Names, quoted: bool) -> tuple[str, 
                 "callable_var",
                 "class_obj",
                 "builtin",
+                "protocol",
             ]
         )
     )
@@ -454,6 +496,10 @@ def callable_source(draw: st.DrawFn, names: _Names, quoted: bool) -> tuple[str, 
                     "(f: Callable[P_, R_], *args: P_.args, **kwargs: P_.kwargs) -> R_",
                     "(x: T_) -> tuple[T_, T_]",
                     "(*xs: T_) -> T_",
+                    "(*xs: *Ts_) -> tuple[*Ts_]",
+                    "(x: Array, *xs: Unpack[Ts_]) -> Array",
+                    "(*xs: Unpack[tuple[Array, int]]) -> Array",
+                    *(["(**kw: Unpack[KwTD]) -> Array"] if _on("unpack_kwargs") else []),
                 ]
             )
         )
@@ -516,6 +562,8 @@ def callable_source(draw: st.DrawFn, names: _Names, quoted: bool) -> tuple[str, 
         if draw(st.booleans()):
             expr = f"{spelled}({expr}, {draw(st.sampled_from(VALUES[:6]))})"
         return inner, expr
+    if kind == "protocol":
+        return "", draw(st.sampled_from(["PROTO", "UNION_FN", "Idx", "Idx.A", "jnp.ones"]))
     if kind == "any":
         return "", draw(
             st.sampled_from(["ANY", "_D", "cast(Any, base_any)", "cast(Callable[..., Any], ANY)"])
@@ -978,6 +1026,74 @@ def branch_snippet(draw: st.DrawFn, names: _Names, quoted: bool, pool: list[str]
     return Snippet(defs, f"{r} = {expr}\nreveal_type({r})\n", None)
 
 
+UNHASHABLE = [
+    "[1, 2]",
+    "{'a': 1}",
+    "{1}",
+    "XS",
+    "([1],)",
+    "(1, [2])",
+    "bytearray()",
+    "ANY",
+    "(1, 2)",
+    "'s'",
+]
+
+
+@st.composite
+def static_snippet(draw: st.DrawFn, names: _Names) -> Snippet:
+    """A jitted function with static parameters called with (un)hashable values, and grad of
+    functions with integer parameters: the checks that need a call or a parameter type."""
+    f = names.fresh("sf")
+    t = draw(
+        st.sampled_from(["int", "tuple[int, ...]", "Any", "object", "list[int]", "str | None"])
+    )
+    defs = f"def {f}(x: Array, n: {t}, *rest: Any, k: {t} = _D) -> Array:\n    raise NotImplementedError\n"
+    r = names.fresh("sj")
+    spelled = draw(
+        st.sampled_from(
+            [
+                f"jax.jit({f}, static_argnums=1)",
+                f"jax.jit({f}, static_argnums=(1,), static_argnames='k')",
+                f"jax.jit({f}, static_argnames=('n', 'k'))",
+                f"jax.jit({f}, static_argnums=-1)",
+                f"partial(jax.jit, static_argnums=1)({f})",
+                f"partial(partial(jax.jit, static_argnums=1), donate_argnums=0)({f})",
+                f"jax.jit(static_argnames='n')({f})",
+                f"jax.pmap({f}, static_broadcasted_argnums=1)",
+                f"partial(jax.pmap, static_broadcasted_argnums=(1,))({f})",
+                f"jax.jit(jax.jit({f}, static_argnums=1))",
+                f"jax.vmap(jax.jit({f}, static_argnums=1))",
+                f"jax.checkpoint(jax.jit({f}, static_argnums=1), static_argnums=1)",
+            ]
+        )
+    )
+    uses: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        v = draw(st.sampled_from(UNHASHABLE))
+        form = draw(st.sampled_from(["pos", "kw", "k", "star", "lower"]))
+        uses.append(
+            {
+                "pos": f"{r}(XS, {v})",
+                "kw": f"{r}(XS, n={v})",
+                "k": f"{r}(XS, 1, k={v})",
+                "star": f"{r}(*[XS], {v}, *[{v}])",
+                "lower": f"{r}.lower(XS, {v})",
+            }[form]
+        )
+    g = names.fresh("gi")
+    p0, p1 = (
+        draw(st.sampled_from(["int", "bool", "float", "Array", "Any"])),
+        draw(st.sampled_from(["int", "bool", "float", "Array"])),
+    )
+    defs += f"{r} = {spelled}\ndef {g}(x: {p0}, n: {p1}) -> float:\n    raise NotImplementedError\n"
+    fn = draw(st.sampled_from(["grad", "value_and_grad", "jacfwd", "hessian"]))
+    argnums = draw(st.sampled_from(["0", "1", "(0, 1)", "-1", "(1,)"]))
+    allow = draw(st.sampled_from(["", ", allow_int=True", ", allow_int=False", ", allow_int=FLAG"]))
+    uses.append(f"{names.fresh('gr')} = jax.{fn}({g}, argnums={argnums}{allow})")
+    return Snippet(defs, "\n".join(uses) + "\n", r)
+
+
 @st.composite
 def import_snippet(draw: st.DrawFn, names: _Names, cyclic: bool) -> Snippet:
     """Uses of the transformed functions another module exports (types read from its cache)."""
@@ -1015,7 +1131,16 @@ def module(draw: st.DrawFn) -> Module:
     for _ in range(draw(st.integers(1, 6))):
         kind = draw(
             st.sampled_from(
-                ["transform", "transform", "decorator", "method", "custom", "branch", "import"]
+                [
+                    "transform",
+                    "transform",
+                    "decorator",
+                    "method",
+                    "custom",
+                    "branch",
+                    "import",
+                    "static",
+                ]
             )
         )
         if kind == "transform":
@@ -1028,6 +1153,8 @@ def module(draw: st.DrawFn) -> Module:
             s = draw(custom_snippet(names, quoted))
         elif kind == "branch":
             s = draw(branch_snippet(names, quoted, pool))
+        elif kind == "static":
+            s = draw(static_snippet(names))
         else:
             s = draw(import_snippet(names, cyclic))
         layout = draw(st.sampled_from(["module", "module", "local", "deferred"]))
