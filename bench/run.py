@@ -7,7 +7,8 @@ PASS/FAIL. See bench/README.md for what each row measures.
 
 Options: ``--quick`` (fewer repeats), ``--json OUT`` (write raw samples and results),
 ``--strict`` (exit 1 when a row fails or errors), ``--rows LIST`` (only these rows, by key or
-letter: ``--rows i,j,sort``), ``--core-python`` / ``--jax-python`` (other interpreters).
+letter: ``--rows i,j,sort``), ``--rounds N`` (repeat the ABBA worker order N times),
+``--core-python`` / ``--jax-python`` (other interpreters).
 """
 
 from __future__ import annotations
@@ -177,6 +178,14 @@ def main() -> int:
         help="run only these rows: comma-separated keys or letters, e.g. 'i,j,sort' "
         "(default: all)",
     )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="repeat the worker order (full: ABBA, --quick: AB) N times, pooling the samples "
+        "(default 1); more rounds give each library more chances at a quiet spell",
+    )
     args = ap.parse_args()
     keys = select_rows(args.rows)
     rows = [row for row in ROWS if row[0] in keys]
@@ -187,7 +196,7 @@ def main() -> int:
 
     # Workloads (a)-(c): whole worker processes, alternating libraries (ABBA in the full run) so
     # slow drift on a noisy machine hits both columns alike; samples are pooled across rounds.
-    order = ["jax_core", "jax"] if args.quick else ["jax_core", "jax", "jax", "jax_core"]
+    order = (["jax_core", "jax"] if args.quick else ["jax_core", "jax", "jax", "jax_core"]) * args.rounds
     workers: dict[str, list[dict[str, Any]]] = {lib: [] for lib in LIBS}
     for lib in order:
         if only == []:  # only the import row was asked for
