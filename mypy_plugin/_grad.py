@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import ARG_POS, Context
+from mypy.nodes import ARG_POS, Context, OverloadedFuncDef
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
     CallableType,
     Instance,
+    Overloaded,
     Parameters,
     TupleType,
     Type,
@@ -29,6 +30,7 @@ from mypy_plugin._types import (
     array_type,
     as_callable,
     callable_name,
+    checker,
     fmt,
     has_star_args,
     instance,
@@ -207,13 +209,35 @@ def function_hook(ctx: FunctionContext, fullname: str) -> Type:
     return ctx.default_return_type if result is None else result
 
 
+def _shape(c: CallableType) -> tuple[object, ...]:
+    """What tells the overload items of a grad-family function apart: their parameter kinds
+    and the literal types of ``argnums`` and ``has_aux``."""
+    return (tuple(c.arg_kinds), *(str(t) for t in c.arg_types[1:3]))
+
+
+def _is_first_overload(ctx: FunctionSigContext, fullname: str) -> bool:
+    """Whether the hook is looking at the first overload item. mypy calls a signature hook once
+    per item (about 100 here); the plugin's signature replaces the first only, which then
+    matches, so the arguments are inferred once per call rather than once per item (nested
+    ``grad(grad(...))`` would otherwise cost 100 ** depth)."""
+    chk = checker(ctx.api)
+    defining = _names.JACREV if fullname == _names.JACOBIAN else fullname
+    module_name, _, name = defining.rpartition(".")
+    module = chk.modules.get(module_name) if chk is not None else None
+    node = module.names.get(name) if module is not None else None
+    ovl = node.node.type if node is not None and isinstance(node.node, OverloadedFuncDef) else None
+    if not isinstance(ovl, Overloaded):
+        return True
+    return _shape(ctx.default_signature) == _shape(ovl.items[0])
+
+
 def signature_hook(ctx: FunctionSigContext, fullname: str) -> CallableType:
     """``grad(f, ...)`` before overload matching: the plugin's own signature, so a call the
     overloads cannot type (argnums 7, a 4-tuple, a function returning str) gets the plugin's
     answer and its message instead of "No overload variant matches"."""
     sig = ctx.default_signature
     exprs = dict(zip(sig.arg_names, ctx.args, strict=False))
-    if len(exprs.get("fun", [])) != 1:
+    if len(exprs.get("fun", [])) != 1 or not _is_first_overload(ctx, fullname):
         return sig
     args = {
         name: Arg(e[0], ctx.api.get_expression_type(e[0]))

@@ -40,11 +40,19 @@ def as_callable(api: CheckerPluginInterface, t: Type) -> CallableType | None:
     an object with such a ``__call__``; None for anything else, where hooks fall back."""
     chk = checker(api)
     p = get_proper_type(t)
-    if isinstance(p, Instance) and chk is not None and p.type.get("__call__") is not None:
+    bound_call = isinstance(p, Instance) and chk is not None and p.type.get("__call__") is not None
+    if isinstance(p, Instance) and chk is not None and bound_call:
         p = get_proper_type(chk.extract_callable_type(p, ctx=p) or p)
     if not isinstance(p, CallableType) or p.variables or p.is_type_obj():
         return None
-    return p
+    # ``**kwargs: Unpack[TD]`` as the keyword parameters it stands for (a ``Parameters`` built
+    # from the callable would drop the unpacking).
+    c: CallableType = p.with_unpacked_kwargs()
+    if bound_call:
+        # An object's bound ``__call__``: drop its name and definition, whose ``self`` mypy
+        # would print as a parameter of the result.
+        c = c.copy_modified(name=None, definition=None)  # pyright: ignore[reportUnknownMemberType]  (mypy's Bogus[] parameters)
+    return c
 
 
 def positional(c: CallableType) -> list[int]:
