@@ -1,8 +1,8 @@
 """Array-API workloads (the "array API" issue): steady-state ``jit`` of a few representative
 programs whose HLO should match JAX's: a matmul chain, softmax and logsumexp, sort and argsort,
 and a small conv net forward. (Checked when the rows were added: ``jit(f).lower(...).compile()
-.as_text()`` of every one is JAX's, up to names, metadata and, for logsumexp, where a bitcast
-of the f32[1024] max sits.)
+.as_text()`` of every one is JAX's, up to names and metadata; in logsumexp jax_core selects the
+finite max on an f32[1024,1] view, bitcasts either side, where JAX does it on f32[1024].)
 
 Like bench/workloads.py, each takes the library modules (``jax`` is ``jax_core`` or ``jax``;
 ``jnp`` is its ``numpy``) and uses only API both share: ``jit``, ``@``, ``jnp.tanh``,
