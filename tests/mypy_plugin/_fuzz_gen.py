@@ -117,13 +117,7 @@ out1 = jax.grad(base_f)
 
 # Branches of the generator left out while a plugin bug they reach is open: name -> the bug.
 # (Each name is checked where the branch is drawn; an empty dict means everything is generated.)
-SKIPPED: dict[str, str] = {
-    "nested_grad": "BUG F3 (/tmp/plugin_bugs.md): grad-family calls nested in one expression "
-    "(inside a lambda, or with Any argnums) take time exponential in the depth with the plugin "
-    "(~150 overload items, each re-inferring its argument)",
-    "unpack_kwargs": "BUG F5 (/tmp/plugin_bugs.md): jit drops `**kw: Unpack[TypedDict]`'s unpack "
-    "(false positives at calls; cached and fresh types print differently)",
-}
+SKIPPED: dict[str, str] = {}  # none open (F1-F5 of the fuzzing session are fixed)
 
 
 def _on(branch: str) -> bool:
@@ -499,7 +493,7 @@ def callable_source(draw: st.DrawFn, names: _Names, quoted: bool) -> tuple[str, 
                     "(*xs: *Ts_) -> tuple[*Ts_]",
                     "(x: Array, *xs: Unpack[Ts_]) -> Array",
                     "(*xs: Unpack[tuple[Array, int]]) -> Array",
-                    *(["(**kw: Unpack[KwTD]) -> Array"] if _on("unpack_kwargs") else []),
+                    "(**kw: Unpack[KwTD]) -> Array",
                 ]
             )
         )
@@ -650,7 +644,7 @@ def transform(draw: st.DrawFn, inner: str, depth: int = 0) -> str:
     """An expression applying a drawn transformation to the expression ``inner``."""
     expr = draw(_transform(inner, depth))
     if not _on("nested_grad") and _grad_calls(expr) > max(1, _grad_calls(inner)):
-        return f"jax.jit({inner})"
+        return f"jax.jit({inner})"  # (the branch's name, for a skip: nested grad-family calls)
     return expr
 
 
