@@ -138,7 +138,7 @@ def run_mypy(
     ]  # fmt: skip
     if workers is not None:
         cmd += ["--num-workers", str(workers)]
-    stats = cache.parent / f"{cache.name}.timing"
+    stats = cache.parent / f"{cache.name}-seed{hash_seed}-workers{workers or 0}.timing"
     cmd += ["--timing-stats", str(stats)]
     start = time.perf_counter()
     try:
