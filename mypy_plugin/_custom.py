@@ -16,6 +16,7 @@ from mypy_plugin._args import Args, ints, named_args, value
 from mypy_plugin._types import (
     as_callable,
     callable_name,
+    count,
     fmt,
     has_star_args,
     positional,
@@ -66,7 +67,7 @@ class _RuleCheck:
         n = len(positional(rule))
         if n != expected and not has_star_args(rule):
             self.fail(
-                f"{callable_name(rule)} must take {spelled}, but it takes {n} positional parameters"
+                f"{callable_name(rule)} must take {spelled}, but it takes {count(n, 'positional parameter')}"
             )
             return False
         return True
@@ -84,7 +85,7 @@ class _RuleCheck:
         if len(items) != len(expected):
             self.fail(
                 f"{label} of {callable_name(rule)} is {fmt(self.api, rule.arg_types[index])}, but the "
-                f"function has {len(expected)} differentiable parameters"
+                f"function has {count(len(expected), 'differentiable parameter')}"
             )
             return
         for i, (got, want) in enumerate(zip(items, expected, strict=True)):
@@ -177,8 +178,8 @@ def defvjp_hook(ctx: MethodContext) -> Type:
         is_tuple_instance = isinstance(p, Instance) and p.type.fullname == "builtins.tuple"
         if items is not None and len(items) != n_diff:
             check.fail(
-                f"{callable_name(bwd)} returns {fmt(ctx.api, ret)}, but the function has {n_diff} "
-                "differentiable parameters: return one cotangent per parameter"
+                f"{callable_name(bwd)} returns {fmt(ctx.api, ret)}, but the function has "
+                f"{count(n_diff, 'differentiable parameter')}: return one cotangent per parameter"
             )
         elif items is None and not is_tuple_instance and not isinstance(p, AnyType):
             check.fail(

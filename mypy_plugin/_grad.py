@@ -31,6 +31,7 @@ from mypy_plugin._types import (
     as_callable,
     callable_name,
     checker,
+    count,
     fmt,
     has_star_args,
     instance,
@@ -85,7 +86,7 @@ class _Check:
                 need = i + 1 if i >= 0 else -i
                 self.fail(
                     f"differentiating with respect to argnums={argnums} requires at least {need} positional "
-                    f"arguments, but {self.name} takes only {len(pos)} positional parameters",
+                    f"arguments, but {self.name} takes only {count(len(pos), 'positional parameter')}",
                     _errors.ARGNUMS,
                 )
             out.append(None if j is None else pos[j])

@@ -22,6 +22,7 @@ from mypy_plugin._types import (
     as_callable,
     as_outputs,
     callable_name,
+    count,
     fmt,
     has_star_args,
     normalize_index,
@@ -84,7 +85,7 @@ def check_in_axes(
         if not has_star_args(c) and not required <= len(p.items) <= len(pos):
             api.fail(
                 f"{_MESSAGE}, but got len(in_axes)={len(p.items)} while {callable_name(c)} takes "
-                f"{len(pos)} positional parameters",
+                f"{count(len(pos), 'positional parameter')}",
                 context,
                 code=_errors.IN_AXES,
             )
@@ -154,7 +155,7 @@ def check_checkpoint_static(
         api.fail(
             "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take integer values "
             f"greater than or equal to `-len(args)` and less than `len(args)`, but got {nums}, while "
-            f"{callable_name(c)} takes {n} positional parameters",
+            f"{callable_name(c)} takes {count(n, 'positional parameter')}",
             context,
             code=_errors.STATIC,
         )

@@ -70,6 +70,11 @@ def parameters(c: CallableType) -> Parameters:
     return Parameters(c.arg_types, c.arg_kinds, c.arg_names)
 
 
+def count(n: int, noun: str) -> str:
+    """``"1 positional parameter"``, ``"2 positional parameters"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def normalize_index(i: int, n: int) -> int | None:
     """A possibly negative index into ``n`` positional parameters; None when out of range."""
     j = i + n if i < 0 else i
