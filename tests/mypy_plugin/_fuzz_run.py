@@ -31,15 +31,16 @@ def snapshot(dest: Path) -> Path:
     return dest
 
 
-def write_config(dest: Path, src: Path = ROOT) -> Path:
-    """typing/mypy.ini with the plugin on and absolute paths (stubs from ``src``); returns the
-    file written."""
+def write_config(dest: Path, src: Path = ROOT, plugin: bool = True) -> Path:
+    """typing/mypy.ini with the plugin on (or not) and absolute paths (stubs from ``src``);
+    returns the file written."""
     text = CORPUS_INI.read_text()
     text = text.replace("$MYPY_CONFIG_FILE_DIR/../stubs", str(src / "stubs"))
-    text = text.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
-    if "plugins = mypy_plugin" not in text:
-        raise AssertionError(f"no [mypy] section in {CORPUS_INI}")
-    path = dest / "mypy.ini"
+    if plugin:
+        text = text.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
+        if "plugins = mypy_plugin" not in text:
+            raise AssertionError(f"no [mypy] section in {CORPUS_INI}")
+    path = dest / ("mypy.ini" if plugin else "mypy-no-plugin.ini")
     path.write_text(text)
     return path
 
