@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from tests.mypy_plugin._fuzz_gen import BASE_MODULE, SKIPPED, Module, module
+from tests.mypy_plugin._fuzz_gen import BASE_MODULE, SKIPPED, Module
 from tests.mypy_plugin._fuzz_run import (
     MypyRun,
     copy_cache,
@@ -41,6 +41,7 @@ from tests.mypy_plugin._fuzz_run import (
     supports_num_workers,
     write_config,
 )
+from tests.mypy_plugin._fuzz_snippets import module
 
 BATCHES = int(os.environ.get("JAX_CORE_FUZZ_BATCHES", "3"))
 MODULES = int(os.environ.get("JAX_CORE_FUZZ_MODULES", "40"))
