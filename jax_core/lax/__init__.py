@@ -178,3 +178,9 @@ from jax_core._src.lax.convenience import split as split
 from jax_core._src.lax.convenience import stack as stack
 from jax_core._src.lax.convenience import tile as tile
 from jax_core._src.lax.convenience import unstack as unstack
+from jax_core._src.lax.extra_ops import erfc as erfc
+from jax_core._src.lax.extra_ops import log2 as log2
+from jax_core._src.lax.extra_ops import optimization_barrier as optimization_barrier
+from jax_core._src.lax.extra_ops import broadcast_like as broadcast_like
+from jax_core._src.lax.extra_ops import index_take as index_take
+from jax_core._src.lax.extra_ops import reduce_window_shape_tuple as reduce_window_shape_tuple
