@@ -113,6 +113,7 @@ def test_optimization_barrier_pytree_and_jaxpr() -> None:
     np.testing.assert_array_equal(np.asarray(out["a"]), x)
     np.testing.assert_array_equal(np.asarray(out["b"][0]), x * 2)
     assert int(out["b"][1]) == 3
+    assert all(isinstance(v, jax.Array) for v in (out["a"], *out["b"]))  # as JAX: device arrays out
     text = str(jax.make_jaxpr(lambda v: lax.optimization_barrier((v, v * 2)))(x))
     assert text == (  # recorded from JAX 0.12
         "{ lambda ; a:f32[7]. let\n    b:f32[7] = mul a 2.0:f32[]\n"

@@ -121,10 +121,6 @@ def _barrier_lower(ctx: LoweringRuleContext, *args: Value) -> list[Value]:
     return list(barrier.results)
 
 
-def _barrier_impl(*args: Any) -> list[Any]:
-    return list(args)  # no effect outside a compiled function
-
-
 def _barrier_nonzero(values: Sequence[Any]) -> list[Any]:
     """A barrier over the non-``Zero`` entries of ``values``; ``Zero`` entries pass through."""
     nz = [v for v in values if not isinstance(v, Zero)]
@@ -156,7 +152,6 @@ optimization_barrier_p.def_rules(
     Rules(
         abstract_eval=_barrier_abstract_eval,
         lower=_barrier_lower,
-        impl=_barrier_impl,
         jvp=_barrier_jvp,
         transpose=_barrier_transpose,
         batch=_barrier_batch,
