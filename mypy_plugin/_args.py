@@ -114,3 +114,32 @@ def flag(v: Value, default: bool = False) -> bool | None:
     if v is None:
         return default
     return v if isinstance(v, bool) else None
+
+
+_RECORDED = (
+    "__jax_core_arg_"  # extra-attribute prefix of a keyword argument recorded on an instance
+)
+
+
+def attrs_of(t: Type) -> Mapping[str, Type]:
+    """The plugin's extra attributes on an instance type (empty for anything else)."""
+    p = get_proper_type(t)
+    return p.extra_attrs.attrs if isinstance(p, Instance) and p.extra_attrs else {}
+
+
+def record_args(t: Type, args: Mapping[str, Type]) -> Type:
+    """``t`` (a decorator or ``partial`` instance) carrying keyword arguments of the call that
+    made it, to be read back by ``recorded_args`` when it is applied to a function."""
+    p = get_proper_type(t)
+    if not isinstance(p, Instance):
+        return t
+    for name, arg_type in args.items():
+        p = p.copy_with_extra_attr(_RECORDED + name, arg_type)
+    return p
+
+
+def recorded_args(t: Type) -> dict[str, Arg]:
+    """The keyword arguments ``record_args`` stored on ``t``."""
+    return {
+        k[len(_RECORDED) :]: Arg(None, v) for k, v in attrs_of(t).items() if k.startswith(_RECORDED)
+    }

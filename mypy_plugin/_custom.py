@@ -12,7 +12,7 @@ from mypy.subtypes import is_subtype
 from mypy.types import AnyType, CallableType, Instance, Parameters, Type, get_proper_type
 
 from mypy_plugin import _errors
-from mypy_plugin._args import Args, ints, named_args, value
+from mypy_plugin._args import Args, attrs_of, ints, named_args, value
 from mypy_plugin._types import (
     as_callable,
     callable_name,
@@ -35,7 +35,7 @@ def _function(t: Instance) -> tuple[Parameters, Type] | None:
 
 
 def _nondiff(t: Instance) -> int:
-    attrs = t.extra_attrs.attrs if t.extra_attrs else {}
+    attrs = attrs_of(t)
     items = tuple_items(attrs[NONDIFF_ATTR]) if NONDIFF_ATTR in attrs else None
     return len(items) if items is not None else 0
 

@@ -21,11 +21,19 @@ from mypy.types import (
 )
 
 from mypy_plugin import _errors, _names
-from mypy_plugin._args import Arg, Args, ints, named_args, strs, value
+from mypy_plugin._args import (
+    Args,
+    attrs_of,
+    ints,
+    named_args,
+    record_args,
+    recorded_args,
+    strs,
+    value,
+)
 from mypy_plugin._types import (
     as_callable,
     as_outputs,
-    callable_name,
     fmt,
     has_star_args,
     instance,
@@ -37,7 +45,6 @@ from mypy_plugin._types import (
 )
 
 STATIC_ATTR = "__jax_core_static__"  # on a Jitted: the indices of its static parameters
-KWARG_ATTR = "__jax_core_kw_{}__"  # on a JitDecorator / partial: one keyword argument of the call
 JIT_KWARGS = ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames", "inline")
 
 
@@ -134,7 +141,9 @@ def jit_hook(ctx: FunctionContext) -> Type:
     fun = args.get("fun")
     if fun is not None:
         return make_jitted(ctx.api, ctx.context, fun.type, args, ctx.default_return_type)
-    return record_kwargs(ctx.default_return_type, args)
+    return record_args(
+        ctx.default_return_type, {k: a.type for k, a in args.items() if k in JIT_KWARGS}
+    )
 
 
 def pmap_hook(ctx: FunctionContext) -> Type:
@@ -149,35 +158,17 @@ def pmap_hook(ctx: FunctionContext) -> Type:
     )
 
 
-def record_kwargs(t: Type, args: Args) -> Type:
-    """``t`` (a decorator or ``partial`` instance) carrying the jit keyword arguments."""
-    p = get_proper_type(t)
-    if not isinstance(p, Instance):
-        return t
-    for key in JIT_KWARGS:
-        if key in args:
-            p = p.copy_with_extra_attr(KWARG_ATTR.format(key), args[key].type)
-    return p
-
-
-def recorded_kwargs(t: Instance) -> dict[str, Type]:
-    """The keyword arguments ``record_kwargs`` stored on ``t``."""
-    attrs = t.extra_attrs.attrs if t.extra_attrs else {}
-    return {k: attrs[KWARG_ATTR.format(k)] for k in JIT_KWARGS if KWARG_ATTR.format(k) in attrs}
-
-
 def decorator_call_hook(ctx: MethodContext) -> Type:
     """``@jit(static_argnames=...)``: applying the recorded decorator to a function."""
     if not isinstance(ctx.type, Instance) or not ctx.arg_types or len(ctx.arg_types[0]) != 1:
         return ctx.default_return_type
-    args = {k: Arg(None, t) for k, t in recorded_kwargs(ctx.type).items()}
+    args = recorded_args(ctx.type)
     return make_jitted(ctx.api, ctx.context, ctx.arg_types[0][0], args, ctx.default_return_type)
 
 
 def _static_indices(t: Type) -> list[int]:
-    p = get_proper_type(t)
-    attrs = p.extra_attrs.attrs if isinstance(p, Instance) and p.extra_attrs else {}
-    static = get_proper_type(attrs.get(STATIC_ATTR)) if STATIC_ATTR in attrs else None
+    attrs = attrs_of(t)
+    static = get_proper_type(attrs[STATIC_ATTR]) if STATIC_ATTR in attrs else None
     if not isinstance(static, TupleType):
         return []
     return [
@@ -277,9 +268,3 @@ def with_static(api: CheckerPluginInterface, jitted: Instance, static: Iterable[
     return jitted.copy_with_extra_attr(
         STATIC_ATTR, TupleType(items, api.named_generic_type("builtins.tuple", [int_type]))
     )
-
-
-def callable_label(api: CheckerPluginInterface, t: Type) -> str:
-    """How messages name the function in ``t``."""
-    c = as_callable(api, t)
-    return callable_name(c) if c is not None else "the function"

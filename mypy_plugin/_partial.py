@@ -14,11 +14,10 @@ from mypy.plugins import functools as mypy_functools
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
 from mypy_plugin import _custom, _grad, _jit, _maps, _names
-from mypy_plugin._args import Arg, Args
+from mypy_plugin._args import Arg, Args, attrs_of, record_args, recorded_args
 from mypy_plugin._types import as_callable, instance, parameters
 
 TRANSFORM_ATTR: Final = "__jax_core_partial__"
-KWARG_PREFIX: Final = "__jax_core_pkw_"
 
 Apply = Callable[[CheckerPluginInterface, Context, Type, Args, Type], Type]
 
@@ -87,15 +86,12 @@ def partial_new_hook(ctx: FunctionContext) -> Type:
         return mypy_functools.partial_new_callback(ctx)
     str_type = ctx.api.named_generic_type("builtins.str", [])
     out = result.copy_with_extra_attr(TRANSFORM_ATTR, LiteralType(fullname, str_type))
-    for name, t in _keywords(ctx.arg_names[2], ctx.arg_types[2]).items():
-        out = out.copy_with_extra_attr(KWARG_PREFIX + name, t)
-    return out
+    return record_args(out, _keywords(ctx.arg_names[2], ctx.arg_types[2]))
 
 
 def partial_call_hook(ctx: MethodContext) -> Type:
     """Applying ``partial(transformation, **options)`` to a function."""
-    t = get_proper_type(ctx.type)
-    attrs = t.extra_attrs.attrs if isinstance(t, Instance) and t.extra_attrs else {}
+    attrs = attrs_of(ctx.type)
     which = get_proper_type(attrs[TRANSFORM_ATTR]) if TRANSFORM_ATTR in attrs else None
     if (
         not isinstance(which, LiteralType)
@@ -105,9 +101,7 @@ def partial_call_hook(ctx: MethodContext) -> Type:
         return mypy_functools.partial_call_callback(ctx)
     if len(ctx.arg_types) != 2 or len(ctx.arg_types[0]) != 1:
         return ctx.default_return_type
-    args: dict[str, Arg] = {
-        k[len(KWARG_PREFIX) :]: Arg(None, v) for k, v in attrs.items() if k.startswith(KWARG_PREFIX)
-    }
+    args = recorded_args(ctx.type)
     args.update({k: Arg(None, v) for k, v in _keywords(ctx.arg_names[1], ctx.arg_types[1]).items()})
     return APPLY[which.value](
         ctx.api, ctx.context, ctx.arg_types[0][0], args, ctx.default_return_type

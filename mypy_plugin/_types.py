@@ -3,7 +3,7 @@ view of parameter and result types, hashability, and formatting for messages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from mypy.checker import TypeChecker
 from mypy.messages import format_type_bare
@@ -15,7 +15,6 @@ from mypy.types import (
     CallableType,
     Instance,
     Parameters,
-    ProperType,
     TupleType,
     Type,
     TypeAliasType,
@@ -179,8 +178,3 @@ def tuple_items(t: Type) -> Sequence[Type] | None:
     """The items of a fixed-length tuple type; None for anything else."""
     p = get_proper_type(t)
     return p.items if isinstance(p, TupleType) else None
-
-
-def map_tuple(t: ProperType, f: Callable[[Type], Type]) -> Type:
-    """``f`` over the items of a fixed-length tuple type, else ``f(t)``."""
-    return t.copy_modified(items=[f(i) for i in t.items]) if isinstance(t, TupleType) else f(t)
