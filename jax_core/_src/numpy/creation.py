@@ -7,7 +7,6 @@ from typing import Any, Literal, overload
 import numpy as np
 from typing_extensions import TypeIs
 
-from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import canonical_shape
@@ -15,6 +14,7 @@ from jax_core._src.core.trace import Tracer
 from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
+from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype
 from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike

@@ -346,14 +346,18 @@ random_gamma_p.def_rules(
 )
 
 
-def _gamma_checks(
-    name: str, key: ArrayLike, dtype: DTypeLike | None, shape: ShapeLike | None, method: str
-) -> tuple[Array, np.dtype[Any], Shape | None]:
-    typed, _ = check_prng_key(name, key)
+def _check_method(name: str, method: str) -> None:
     if method not in ("exact", "approximate"):
         raise ValueError(
             f"method argument to `{name}` must be one of {{'exact', 'approximate'}}, got {method!r}"
         )
+
+
+def _gamma_checks(
+    name: str, key: ArrayLike, dtype: DTypeLike | None, shape: ShapeLike | None, method: str
+) -> tuple[Array, np.dtype[Any], Shape | None]:
+    typed, _ = check_prng_key(name, key)
+    _check_method(name, method)
     dt = float_dtype("gamma", dtype)
     if method == "approximate":
         raise NotImplementedError(
@@ -417,10 +421,7 @@ def beta(
 ) -> Array:
     """Beta(a, b) floats, from two log-gamma samples."""
     typed, _ = check_prng_key("beta", key)
-    if method not in ("exact", "approximate"):
-        raise ValueError(
-            f"method argument to `beta` must be one of {{'exact', 'approximate'}}, got {method!r}"
-        )
+    _check_method("beta", method)
     dt = float_dtype("beta", dtype)
     for arg in (a, b):
         if not dtypes.safe_to_cast(arg, dt):
@@ -500,10 +501,7 @@ def poisson(
 ) -> Array:
     """Poisson(lam) integers (Knuth's algorithm below 10, transformed rejection above)."""
     typed, _ = check_prng_key("poisson", key)
-    if method not in ("exact", "approximate"):
-        raise ValueError(
-            f"method argument to `poisson` must be one of {{'exact', 'approximate'}}, got {method!r}"
-        )
+    _check_method("poisson", method)
     dt = dtypes.check_and_canonicalize_user_dtype(int if dtype is None else dtype)
     shape_t = _shape_of(lam) if shape is None else canonical_shape(shape, "poisson")
     if method == "approximate":
