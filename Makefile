@@ -3,7 +3,7 @@
 #
 #   make demo         run examples/demo.py, then type-check examples/ (mypy + plugin, pyright; tools/typecheck_examples.py)
 #   make test         pytest + typecheck + verifytypes (everything CI runs)
-#   make pytest       the test suite
+#   make pytest       the test suite; builds .venv-jax (real JAX, the live oracle: tests/oracle/)
 #   make typecheck    mypy and pyright, strict, on jax_core (also: make mypy / make pyright)
 #   make verifytypes  pyright --verifytypes jax_core must report 100% completeness
 #   make bench        bench/run.py and bench/typing_bench.py; builds .venv-jax (real jax) on first use
@@ -56,9 +56,10 @@ demo: $(STAMP)
 	@$(PY) examples/demo.py
 	@$(PY) tools/typecheck_examples.py
 
-pytest: $(STAMP)
+# The live comparisons with real JAX (tests/oracle/) run here, so a missing oracle is a failure.
+pytest: $(STAMP) $(JAX_STAMP)
 	@echo "==> pytest"
-	@$(PY) -m pytest
+	@JAX_CORE_ORACLE=require $(PY) -m pytest
 
 typecheck: mypy pyright
 

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "jax_core"
@@ -43,10 +44,24 @@ def _where(path: str, sources: dict[str, str]) -> str:
     return path if prefix is None else sources[prefix] + path[len(prefix) :]
 
 
+def _location(diag: dict[str, Any], sources: dict[str, str]) -> str:
+    """``file:line`` of a diagnostic; pyright leaves out ``range`` (and sometimes ``file``) for
+    symbols it cannot place, such as a type that is unknown because its import failed."""
+    where = _where(diag["file"], sources) if "file" in diag else "<no file>"
+    start = diag.get("range", {}).get("start")
+    return where if start is None else f"{where}:{start['line'] + 1}"
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="verifytypes-") as tmp:
         sources = _wheel_layout(Path(tmp))
-        env = {**os.environ, "PYTHONPATH": tmp}
+        # pyright's --verifytypes finds the interpreter whose site-packages it reads through
+        # PATH (``python``), whatever --pythonpath says: without the venv first on PATH it
+        # found a system python without numpy, numpy's types became Any and the score fell
+        # to 94.66% depending on what PATH happened to hold.
+        bindir = str(Path(sys.executable).parent)
+        path = os.pathsep.join([bindir, os.environ.get("PATH", "")])
+        env = {**os.environ, "PYTHONPATH": tmp, "PATH": path}
         cmd = [
             sys.executable,
             "-m",
@@ -87,8 +102,7 @@ def main() -> int:
             print(f"  {sym['name']} ({sym['category']})")
             for diag in sym["diagnostics"]:
                 if diag["severity"] == "error":
-                    line = diag["range"]["start"]["line"] + 1
-                    print(f"      {_where(diag['file'], sources)}:{line}: {diag['message']}")
+                    print(f"      {_location(diag, sources)}: {diag['message']}")
         if len(unknown) > SHOWN:
             print(f"  ... and {len(unknown) - SHOWN} more")
         return 1

@@ -1,0 +1,62 @@
+"""Evaluates test expressions under real JAX: the live oracle's other half.
+
+Run by ``tests/oracle/client.py`` with the interpreter of ``.venv-jax`` (real JAX 0.12.0.1), never
+imported by the test suite: it reads a JSON list of calls on stdin and writes a JSON list of
+outcomes on stdout. A call is ``{"expr", "x64", "inputs"}``; the expression sees ``jax``, ``jnp``,
+``lax``, ``random``, ``jsp`` (``jax.scipy``), ``np`` and the inputs by name. An outcome is
+``{"leaves": [array, ...]}`` (the result's pytree leaves) or ``{"error", "message"}``; arrays travel
+as ``{"dtype", "shape", "hex"}`` (raw little-endian bytes, so floats compare bit for bit and
+ml_dtypes types such as bfloat16 survive).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+
+def _dtype(name: str) -> np.dtype[Any]:
+    return np.dtype(getattr(ml_dtypes, name)) if hasattr(ml_dtypes, name) else np.dtype(name)
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, dict) and "hex" in value:
+        raw = bytes.fromhex(value["hex"])
+        return np.frombuffer(raw, dtype=_dtype(value["dtype"])).reshape(value["shape"]).copy()
+    return value
+
+
+def encode(leaf: Any) -> dict[str, Any]:
+    arr = np.asarray(leaf)
+    return {
+        "dtype": arr.dtype.name,
+        "shape": list(arr.shape),
+        "hex": np.ascontiguousarray(arr).tobytes().hex(),
+    }
+
+
+def main() -> None:
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy as jsp
+    from jax import lax, random
+
+    base = {"jax": jax, "jnp": jnp, "lax": lax, "random": random, "jsp": jsp, "np": np}
+    out: list[dict[str, Any]] = []
+    for call in json.load(sys.stdin):
+        jax.config.update("jax_enable_x64", bool(call["x64"]))
+        env = {**base, **{k: decode(v) for k, v in call["inputs"].items()}}
+        try:
+            value = eval(call["expr"], env)
+            out.append({"leaves": [encode(x) for x in jax.tree_util.tree_leaves(value)]})
+        except Exception as err:  # noqa: BLE001  (the outcome is whatever JAX raises)
+            out.append({"error": type(err).__name__, "message": str(err)})
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
