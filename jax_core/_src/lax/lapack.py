@@ -9,13 +9,13 @@ output that is nonzero where LAPACK failed (those results are replaced by NaNs).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.once import once
 from jax_core._src.lib import lapack as _lapack
 from jax_core._src.lib import xla_client
 from jax_core._src.lib.mlir import hlo, ir
@@ -25,7 +25,7 @@ from jax_core._src.lowering.ir_types import aval_to_ir_type
 _PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
 
 
-@functools.cache
+@once
 def _register() -> None:
     entries: list[tuple[str, Any, int]] = _lapack.registrations()["cpu"]
     for name, fn, api_version in entries:

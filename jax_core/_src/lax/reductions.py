@@ -307,6 +307,12 @@ def _argminmax_abstract_eval(
         )
     if not dtypes.issubdtype(index_dtype, np.integer):
         raise TypeError(f"index_dtype must be an integer type, but got {index_dtype.name}")
+    if operand.shape[axis] - 1 > np.iinfo(index_dtype).max:  # JAX wraps; an error is never wrong
+        raise OverflowError(
+            f"argmin/argmax over an axis of size {operand.shape[axis]} cannot return its indices "
+            f"as {index_dtype.name}: pass a wider index_dtype, or enable 64-bit types with "
+            "jax_core.config.update('jax_enable_x64', True) for jnp.argmax/argmin."
+        )
     return ShapedArray(operand.shape[:axis] + operand.shape[axis + 1 :], index_dtype)
 
 

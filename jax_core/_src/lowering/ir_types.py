@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -11,10 +10,11 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.once import once
 from jax_core._src.lib.mlir import chlo, hlo, ir, mhlo, register_dialects, sdy
 
 
-@functools.cache
+@once
 def _dialect_registry() -> ir.DialectRegistry:
     registry = ir.DialectRegistry()
     register_dialects(registry)

@@ -26,7 +26,7 @@ from jax_core._src.numpy import (
     sorting,
     ufuncs,
 )
-from jax_core._src.runtime.array import ArrayImpl
+from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 
@@ -221,6 +221,7 @@ class Shard:
 def _addressable_shards(self: Any) -> list[Shard]:
     from jax_core._src.sharding import devices_indices_map
 
+    check_not_deleted(self)
     index_map = devices_indices_map(self._sharding, self.shape)
     seen: dict[tuple[Any, ...], int] = {}
     out: list[Shard] = []

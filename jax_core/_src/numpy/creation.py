@@ -16,7 +16,7 @@ from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype
-from jax_core._src.runtime.array import device_put_host
+from jax_core._src.runtime.array import ArrayImpl, check_not_deleted, device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 
@@ -87,6 +87,8 @@ def _list_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
 
 def asarray(a: Any, dtype: DTypeLike | None = None) -> Array:
     """Converts ``a`` to an array, without copying when it already is one of the right dtype."""
+    if type(a) is ArrayImpl:
+        check_not_deleted(a)
     if isinstance(a, Array) and (dtype is None or dtypes.canonicalize_dtype(dtype) == a.dtype):
         return a
     return array(a, dtype=dtype, copy=False)
@@ -165,12 +167,30 @@ def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | No
     if stop is None and step is None:
         inferred = dtypes.result_type(start) if dt is None else dt
         n = int(np.ceil(float(np.asarray(start)))) if not isinstance(start, Array) else int(np.asarray(start))
+        if dt is None:
+            _check_arange_fits(inferred, 0, n - 1)
         return shape_ops.iota(inferred, max(n, 0))
     bounds: list[int | float] = [a.item() for a in host_args]
     values = np.arange(*bounds)
     inferred = dt if dt is not None else dtypes.result_type(*[v for v in (start, stop, step) if v is not None])
+    if values.size and dt is None:
+        _check_arange_fits(inferred, values.min(), values.max())
     out: Array = device_put_host(values.astype(inferred))
     return out
+
+
+def _check_arange_fits(dtype: np.dtype[Any], lo: Any, hi: Any) -> None:
+    """Integer values past the *inferred* dtype (int32 without x64) would wrap silently, as in JAX:
+    an ``OverflowError`` instead. An explicit ``dtype=`` keeps NumPy's modular results."""
+    if not dtypes.issubdtype(dtype, np.integer) or dtype == np.bool_:
+        return
+    info = np.iinfo(dtype)
+    if int(lo) < int(info.min) or int(hi) > int(info.max):
+        raise OverflowError(
+            f"jnp.arange values up to {int(hi)} do not fit in {np.dtype(dtype).name}, the default integer "
+            "type: enable 64-bit types with jax_core.config.update('jax_enable_x64', True), or pass "
+            "dtype= explicitly."
+        )
 
 
 def promote_types(a: DTypeLike, b: DTypeLike) -> np.dtype[Any]:

@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from typing_extensions import TypeIs
 
-from jax_core._src import dtypes
+from jax_core._src import config, dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.core.errors import NonConcreteBooleanIndexError
 from jax_core._src.core.trace import Tracer
@@ -220,10 +220,45 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob
 # -- functional updates ----------------------------------------------------------------
 
 
+_INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def _check_positions_fit(x: Array, idx: Any) -> None:
+    """Without x64, flat positions are int32: an update that can reach a position past 2**31 - 1
+    raises JAX's ``OverflowError`` instead of landing somewhere else.
+
+    Static indices (ints, slices) are checked exactly, with ``range`` arithmetic (no array is
+    built); an index array may reach any position of its dimension (a negative value counts from
+    the end), so it is counted as the dimension's last position.
+    """
+    if x.size - 1 <= _INT32_MAX or config.enable_x64.value:
+        return
+    items = [i for i in _normalize_index(x, idx) if i is not None]
+    strides: list[int] = np.cumprod((1, *x.shape[:0:-1]))[::-1].tolist()
+    furthest = 0
+    for item, n, stride in zip(items, x.shape, strides, strict=True):
+        if isinstance(item, slice):
+            picked = range(n)[item]
+            furthest += max(picked[0], picked[-1]) * stride if len(picked) else 0
+        elif isinstance(item, (int, np.integer)):  # out of bounds it is dropped, or clipped (counted so)
+            i = int(item)
+            furthest += min(max(i + n if i < 0 else i, 0), n - 1) * stride
+        else:  # an index array: any position of its dimension
+            furthest += (n - 1) * stride
+    if furthest > _INT32_MAX:
+        raise OverflowError(
+            "An overflow was encountered while computing the positions of an indexed update: the "
+            f"index reaches flat position {furthest} of an array of shape {x.shape}, past int32. "
+            "Enable 64-bit indices with jax_core.config.update('jax_enable_x64', True) (or "
+            "JAX_ENABLE_X64=1) to update arrays of more than 2**31 - 1 elements."
+        )
+
+
 def _flat_positions(x: Array, idx: Any, clamp: bool = False) -> Array:
     """The flat positions in ``x`` that ``x[idx]`` selects, shaped like ``x[idx]``; out-of-bounds
     array indices give -1 (dropped by the scatter), or are clamped with ``clamp``."""
-    positions = shape_ops.iota(dtypes.default_int_dtype() if x.size < 2**31 else np.dtype(np.int64), x.size)
+    _check_positions_fit(x, idx)  # so that without x64 the int32 positions below never wrap
+    positions = shape_ops.iota(dtypes.default_int_dtype(), x.size)
     return _getitem(jshape.reshape(positions, x.shape), idx, _CLAMP if clamp else -1)
 
 

@@ -12,6 +12,7 @@ from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
+from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
 from jax_core._src.typing import ArrayLike, DTypeLike
 
 _SCALARS = (bool, int, float, complex, np.generic)
@@ -94,6 +95,8 @@ def promote_dtypes_numeric(*args: ArrayLike) -> list[ArrayLike]:
 def ensure_array(x: ArrayLike) -> Array:
     """``x`` as an Array (device array or tracer)."""
     if isinstance(x, Array):
+        if type(x) is ArrayImpl:
+            check_not_deleted(x)
         return x
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:

@@ -83,8 +83,22 @@ def device_put_host(x: object, device: Device | None = None, *, committed: bool 
     return out
 
 
+def check_not_deleted(x: Any) -> None:
+    """Raises JAX's ``RuntimeError`` when ``x`` (an ``ArrayImpl``) has been deleted or donated.
+
+    Every entry point that hands an array's buffers to jaxlib (eager ops, ``jit`` calls,
+    ``device_put``) or reads them (host copies, printing) checks first, so a deleted array never
+    reaches an executable (jaxlib would fail there with an ``INVALID_ARGUMENT`` and C++ logs).
+    """
+    if x.is_deleted():
+        aval = x.aval
+        name = getattr(aval.dtype, "name", str(aval.dtype))
+        raise RuntimeError(f"Array has been deleted with shape={name}[{','.join(map(str, aval.shape))}].")
+
+
 def _value(self: Any) -> np.ndarray[Any, Any]:
     """The array's value on the host, assembled from all shards."""
+    check_not_deleted(self)
     cached: np.ndarray[Any, Any] | None = self._npy_value
     if cached is not None:
         return cached
@@ -141,8 +155,7 @@ def _array(self: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray
 
 def _repr(self: Any) -> str:
     prefix = "Array("
-    if self.is_deleted():
-        return f"{prefix}<deleted>, shape={self.shape}, dtype={self.dtype.name})"
+    check_not_deleted(self)  # as JAX: printing a deleted array raises
     dtype_str = f"dtype={self.dtype.name}" + (", weak_type=True)" if self.aval.weak_type else ")")
     line_width = int(np.get_printoptions()["linewidth"])
     if self.size == 0:
@@ -225,6 +238,7 @@ def _rebuild(value: np.ndarray[Any, Any], weak_type: bool) -> Any:
 
 def _devices(self: Any) -> set[Device]:
     """The set of devices holding (part of) the array."""
+    check_not_deleted(self)
     return set(_sharding_property(self).device_set)
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, cast
 
+from jax_core._src.core.once import once
 from jax_core._src.lib import jax_ext, xla_client
 
 if TYPE_CHECKING:
@@ -108,9 +108,9 @@ def _requested_platforms() -> list[str]:
     return [p.strip().lower() for p in raw.split(",") if p.strip()]
 
 
-@functools.cache
+@once
 def backend() -> Client:
-    """The CPU PjRt client, created on first use."""
+    """The CPU PjRt client, created on first use (once, whichever threads get there together)."""
     requested = _requested_platforms()
     if requested and "cpu" not in requested:
         raise NotImplementedError(
@@ -141,7 +141,7 @@ def default_device() -> Device:
     return devices()[0]
 
 
-@functools.cache
+@once
 def single_device_sharding(device: Device) -> CppSharding:
     """The cached ``SingleDeviceSharding`` of one device."""
     return cast(CppSharding, jax_ext.SingleDeviceSharding(device))

@@ -7,6 +7,7 @@ x64 mode); host inputs (NumPy arrays, Python scalars) are copied to the device f
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -23,6 +24,9 @@ from jax_core._src.runtime.transfer import to_device_input
 
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[Any, ...], Executable] = OrderedDict()
+# Guards _cache's LRU bookkeeping (a hit's move_to_end can race an eviction). Compiling happens
+# outside it: two threads that miss together both compile, and the first result is kept.
+_cache_lock = threading.Lock()
 
 
 def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
@@ -32,15 +36,17 @@ def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
 def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any]) -> Executable:
     """The cached executable that applies ``primitive`` to inputs with these avals."""
     key = (primitive, _hashable_params(params), avals, config.enable_x64.value)
-    exe = _cache.get(key)
-    if exe is not None:
-        _cache.move_to_end(key)
-    else:
-        invars = [Var(a) for a in avals]
-        outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
-        jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
-        exe = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name))
-        _cache[key] = exe
+    with _cache_lock:
+        exe = _cache.get(key)
+        if exe is not None:
+            _cache.move_to_end(key)
+            return exe
+    invars = [Var(a) for a in avals]
+    outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
+    jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
+    compiled = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name))
+    with _cache_lock:
+        exe = _cache.setdefault(key, compiled)
         if len(_cache) > _CACHE_SIZE:
             # Bounded: keys of higher-order primitives hold jaxprs, so an eager loop that builds
             # a fresh function each time must not keep every executable alive.
@@ -58,7 +64,8 @@ def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str,
 
 def clear_cache() -> None:
     """Forgets every cached one-primitive executable."""
-    _cache.clear()
+    with _cache_lock:
+        _cache.clear()
 
 
 set_default_impl(apply_primitive)

@@ -30,7 +30,12 @@ from jax_core._src import lib as _lib
 from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.runtime import client
-from jax_core._src.runtime.array import ArrayImpl, _to_numpy_canonical, device_put_host  # pyright: ignore[reportPrivateUsage]
+from jax_core._src.runtime.array import (
+    ArrayImpl,
+    _to_numpy_canonical,  # pyright: ignore[reportPrivateUsage]
+    check_not_deleted,
+    device_put_host,
+)
 from jax_core._src.sharding import (
     Device,
     Sharding,
@@ -148,6 +153,7 @@ def _put_leaf(x: Any, target: Any, donate: bool, may_alias: bool | None) -> Any:
     if isinstance(target, _jax.Device):
         target = client.single_device_sharding(target)
     if type(x) is ArrayImpl:
+        check_not_deleted(x)
         if target is None:
             if may_alias is False:
                 return _reshard(x, x._sharding, donate=donate, may_alias=False)
@@ -279,6 +285,7 @@ def to_device_input(x: Any) -> Any:
     converted, and host values (NumPy arrays, Python scalars) copied to the device.
     """
     if type(x) is ArrayImpl:
+        check_not_deleted(x)
         return ensure_single_device(x)
     dtype = getattr(x, "dtype", None)
     if dtypes.is_extended_dtype(dtype):  # e.g. a PRNG key array: its data

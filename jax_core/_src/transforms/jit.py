@@ -29,12 +29,12 @@ from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_i
 from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContext, lower_closed_jaxpr
-from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime.array import ArrayImpl, check_not_deleted, device_put_host
 from jax_core._src.runtime.client import CppSharding
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.transfer import to_device_input
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
-from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_leaves, tree_unflatten
 
 if TYPE_CHECKING:
     from jax_core._src.transforms.api import Jitted
@@ -124,6 +124,19 @@ def abstractify(x: Any) -> ShapedArray:
     if isinstance(x, ShapeDtypeStruct):
         return x.to_aval()
     return get_aval(x)
+
+
+def _check_int_arguments(leaves: Sequence[Any], avals: Sequence[ShapedArray], names: Sequence[str]) -> None:
+    """A Python int argument that its (weak, int32 without x64) type cannot hold raises JAX's
+    ``OverflowError`` now, naming the argument, rather than after compiling."""
+    for x, aval, name in zip(leaves, avals, names, strict=True):
+        if type(x) is int and dtypes.issubdtype(aval.dtype, np.integer):
+            info = np.iinfo(aval.dtype)
+            if not int(info.min) <= x <= int(info.max):
+                raise OverflowError(
+                    "An overflow was encountered while parsing an argument to a jitted computation, "
+                    f"whose argument path is {name}. Got {type(x)} with value {x}"
+                )
 
 
 class _JitFunction:
@@ -253,6 +266,7 @@ class _JitFunction:
                             "or static_argnames parameters of jax.jit."
                         ) from None
                 raise
+            _check_int_arguments(leaves, avals, names)
         key = (in_tree, tuple(avals), statics, tuple(donated), config.enable_x64.value)
         entry = self._cache.get(key)
         if entry is None:
@@ -285,6 +299,9 @@ class _JitFunction:
         if self.inline and current_trace() is not eval_trace:
             # Inlined: trace straight through into the enclosing jaxpr (no ``jit`` equation).
             return self.fun(*args, **kwargs), None, False
+        for leaf in tree_leaves((args, kwargs)):  # before tracing: a deleted argument never runs
+            if type(leaf) is ArrayImpl:
+                check_not_deleted(leaf)
         entry, leaves, donated, key = self._trace(args, kwargs)
         if current_trace() is not eval_trace or any(isinstance(x, Tracer) for x in leaves):
             fun_jaxpr, consts = convert_constvars_to_invars(entry.jaxpr)
