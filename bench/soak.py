@@ -34,7 +34,9 @@ def rss_mib() -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--steps", type=int, default=100_000)
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--every", type=int, default=10_000)

@@ -1,15 +1,32 @@
 """conv_general_dilated and its wrappers (jax_core._src.lax.convolution): values against a NumPy
-reference implementation and against outputs recorded from real JAX 0.12, JAX's errors and
-jaxpr text.
+reference implementation, against outputs recorded from real JAX 0.12 and against live JAX, JAX's
+errors and jaxpr text.
 
 ``tests/data/convolution_jax.npz`` is written by ``tools/record_convolution.py`` (run under
-``.venv-jax``); the jaxpr strings were recorded from JAX for the same programs.
+``.venv-jax`` on one machine); the jaxpr strings were recorded from JAX for the same programs.
+Each output element is a sum of ``N`` products, which XLA accumulates in an order (and with FMA
+or not) that depends on the CPU it compiles for. A recorded output is compared
+
+* exactly where no rounding can happen: integer results (``pet_i8_i32``), integer inputs whose
+  products and partial sums are integers the float type holds (``pet_i8_f32``: at most
+  ``sum |products| = 108 < 2**24``), and the patches, whose every output is one input times 1.0;
+* otherwise within ``N * eps * M``, ``M`` the sum of ``|products|`` (for complex, of
+  ``(|re| + |im|)`` products, and ``2 N`` real products per part). Any summation order, with or
+  without FMA, is within ``gamma_N * M ~ N * eps / 2 * M`` of the exact sum, so two CPUs' results
+  are within ``N * eps * M`` of each other. ``N`` and ``M`` are the same convolution run in float64
+  on ones and on the absolute values (``rounding_bound``). Measured across AVX-512, AVX2 and
+  SSE4.2, the largest difference is 0.8 ``eps * M``; a wrong convolution is off by ``O(M)``.
+
+The live tests evaluate each recorded call under real JAX on this machine (``tests/oracle``) and
+require bit equality.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +36,9 @@ import pytest
 import jax_core as jax
 from jax_core import lax
 from jax_core._src.config import enable_x64
-from tests.lax._helpers import ErrorCase, errors_test, jaxpr_text
+from tests._xla_target import F16_CODEGEN_REASON, is_f16_codegen_failure
+from tests.lax._helpers import ErrorCase, assert_within, errors_test, jaxpr_text
+from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "convolution_jax.npz"
 rng = np.random.default_rng(0)
@@ -123,27 +142,95 @@ def test_values_against_numpy_reference(case: tuple[Any, ...], dtype: Any) -> No
         np.testing.assert_allclose(np.asarray(out), want, rtol=tol, atol=tol)
 
 
-def _recorded() -> Iterator[str]:
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _recorded() -> dict[str, tuple[Call, np.ndarray[Any, Any]]]:
+    """Each recorded case: its call, an expression over ``lhs`` (and ``rhs``) that jax_core and
+    JAX both evaluate, and JAX's output."""
+    cases = {}
     with np.load(DATA) as data:
-        yield from sorted({k.split("/")[0] for k in data.files})
+        for name in sorted({k.split("/")[0] for k in data.files}):
+            call = json.loads(str(data[f"{name}/call"]))
+            operands = ["lhs"] if call["fn"] == "conv_general_dilated_patches" else ["lhs", "rhs"]
+            kwargs = [f"{k}={_tuples(v)!r}" for k, v in call["kwargs"].items()]
+            expr = f"lax.{call['fn']}({', '.join(operands + kwargs)})"
+            cases[name] = (Call(expr, {o: data[f"{name}/{o}"] for o in operands}), data[f"{name}/out"])
+    return cases
 
 
-@pytest.mark.parametrize("name", list(_recorded()))
+RECORDED = _recorded()
+
+
+@functools.cache
+def _ours(name: str) -> Outcome:
+    return here(RECORDED[name][0])
+
+
+def _in_float64(call: Call, operand: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
+    """The recorded convolution run in float64 on ``operand`` of each input."""
+    expr = re.sub(r", preferred_element_type='\w+'", "", call.expr)
+    out = here(Call(expr, {k: operand(v) for k, v in call.inputs.items()}, x64=True))
+    assert out.leaves is not None, out.describe()
+    return out.leaves[0]
+
+
+def _abs(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``|re| + |im|`` in float64: bounds both parts of a product of two such numbers."""
+    return np.abs(x.real.astype(np.float64)) + np.abs(x.imag.astype(np.float64))
+
+
+@functools.cache
+def rounding_bound(name: str) -> np.ndarray[Any, Any]:
+    """How far from JAX's recording a correct result may be on another CPU (module docstring):
+    ``N * eps * M`` per output element, or 0 where the result is exact."""
+    call, want = RECORDED[name]
+    if want.dtype.kind in "iu":
+        return np.zeros(want.shape)
+    count = _in_float64(call, lambda x: np.ones(x.shape))  # N: products summed into each output
+    size = _in_float64(call, _abs)  # M: the sum of their magnitudes
+    finfo = np.finfo(want.dtype)
+    integers = all(np.issubdtype(x.dtype, np.integer) for x in call.inputs.values())
+    if count.max() <= 1 or (integers and size.max() < 2.0 ** (finfo.nmant + 1)):
+        return np.zeros(want.shape)
+    return (2 if want.dtype.kind == "c" else 1) * count * float(finfo.eps) * size
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
 def test_values_against_recorded_jax(name: str) -> None:
     """conv_transpose conventions, complex, preferred_element_type, SAME_LOWER, patches and
     unshared (local) convolutions: as JAX computes them."""
-    with np.load(DATA) as data:
-        call = json.loads(str(data[f"{name}/call"]))
-        lhs, rhs, want = data[f"{name}/lhs"], data[f"{name}/rhs"], data[f"{name}/out"]
-    kwargs = dict(call["kwargs"])
-    if isinstance(kwargs["padding"], list):
-        kwargs["padding"] = tuple(tuple(p) for p in kwargs["padding"])
-    if "dimension_numbers" in kwargs:
-        kwargs["dimension_numbers"] = tuple(kwargs["dimension_numbers"])
-    operands = (lhs,) if call["fn"] == "conv_general_dilated_patches" else (lhs, rhs)
-    out = getattr(lax, call["fn"])(*operands, **kwargs)
-    assert out.dtype == want.dtype and out.shape == want.shape
-    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6, atol=1e-6)
+    ours = _ours(name)
+    if is_f16_codegen_failure(ours.error, ours.message):  # float16 under --xla_cpu_max_isa=SSE4_2
+        pytest.skip(F16_CODEGEN_REASON)  # the live test checks JAX fails the same way
+    assert ours.leaves is not None, ours.describe()
+    assert_within(ours.leaves[0], RECORDED[name][1], rounding_bound(name), RECORDED[name][0].expr)
+
+
+def test_exact_cases_and_bounds() -> None:
+    """The classification of the module docstring, and that the bound separates rounding from a
+    wrong convolution: one ulp passes, the kernel flipped (correlation vs convolution) fails."""
+    exact = {n for n in RECORDED if not rounding_bound(n).any()}
+    assert exact == {"pet_i8_i32", "pet_i8_f32", "patches_2d", "patches_nhwc"}
+    call, want = RECORDED["same_lower"]
+    bound = rounding_bound("same_lower")
+    assert_within(np.nextafter(want, np.float32(np.inf)), want, bound)
+    flipped = here(Call(call.expr, {**call.inputs, "rhs": call.inputs["rhs"][..., ::-1, ::-1].copy()}))
+    assert flipped.leaves is not None
+    with pytest.raises(AssertionError, match="outside the tolerance"):
+        assert_within(flipped.leaves[0], want, bound)
+
+
+@pytest.fixture(scope="module")
+def live() -> dict[str, Outcome]:
+    need()
+    return dict(zip(RECORDED, evaluate([call for call, _ in RECORDED.values()]), strict=True))
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_recorded_calls_bit_identical_to_live_jax(name: str, live: dict[str, Outcome]) -> None:
+    assert_same(_ours(name), live[name], RECORDED[name][0].expr)
 
 
 def test_wrappers_and_helpers() -> None:

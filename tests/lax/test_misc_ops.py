@@ -1,5 +1,13 @@
 """``lax.clamp``, ``lax.reduce_precision``, ``lax.rng_bit_generator`` and the sorting exports
-(``lax.sort``, ``lax.sort_key_val``, ``lax.top_k``): values, recorded JAX outputs, rules, errors."""
+(``lax.sort``, ``lax.sort_key_val``, ``lax.top_k``): values, recorded JAX outputs, rules, errors.
+
+The outputs recorded from JAX (``tests/data/lax_special_jax.npz``) are compared exactly: they are
+the same on every CPU by construction. ``rng_bit_generator``'s keys and bits are integers from
+integer arithmetic, and ``reduce_precision`` rounds each float to a narrower format with round to
+nearest even, one exactly specified result per input (XLA lowers it to integer bit operations).
+The live tests evaluate the same calls under real JAX on this machine (``tests/oracle``) and
+require bit equality.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +24,8 @@ import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src.config import enable_x64
 from jax_core.test_util import check_grads
+from tests.lax._helpers import live_special, special_call
+from tests.oracle.client import Outcome, assert_same, here
 
 COVERED: frozenset[str] = frozenset({"clamp", "reduce_precision", "rng_bit_generator"})
 
@@ -27,6 +37,9 @@ with np.load(Path(__file__).resolve().parent.parent / "data" / "lax_special_jax.
 def x64() -> Iterator[None]:
     with enable_x64(True):
         yield
+
+
+RECORDED = sorted({k.split("/")[0] for k in DATA if k.startswith(("rbg_", "reduce_precision_"))})
 
 
 def _recorded(case: str) -> tuple[dict[str, Any], list[np.ndarray[Any, Any]]]:
@@ -192,3 +205,15 @@ def test_top_k_errors(name: str, call: Callable[[], object], msg: str) -> None:
     with pytest.raises(ValueError) as info:
         call()
     assert str(info.value) == msg
+
+
+# -- live JAX --------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def live() -> dict[str, Outcome]:
+    return live_special(DATA, RECORDED)
+
+
+@pytest.mark.parametrize("case", RECORDED)
+def test_recorded_calls_bit_identical_to_live_jax(case: str, live: dict[str, Outcome]) -> None:
+    call = special_call(DATA, case)
+    assert_same(here(call), live[case], call.expr)

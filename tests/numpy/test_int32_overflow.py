@@ -13,7 +13,7 @@ import pytest
 import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core._src.config import enable_x64
-from tests.oracle.client import Call, evaluate, here
+from tests.oracle.client import Call, assert_same, evaluate, here
 
 BIG = 2**31 + 7
 S = jax.ShapeDtypeStruct
@@ -69,7 +69,9 @@ def test_arange_of_the_default_int_past_int32_raises() -> None:
         jnp.arange(2**31 - 2, 2**31 + 1)
     assert jnp.arange(2**31 - 3, 2**31 - 1).tolist() == [2**31 - 3, 2**31 - 2]
     # An explicit narrow dtype keeps NumPy's (and JAX's) modular values.
-    assert jnp.arange(300, dtype=jnp.int8)[-3:].tolist() == np.arange(300, dtype=np.int8)[-3:].tolist()
+    assert (
+        jnp.arange(300, dtype=jnp.int8)[-3:].tolist() == np.arange(300, dtype=np.int8)[-3:].tolist()
+    )
 
 
 LIVE = [
@@ -83,8 +85,4 @@ LIVE = [
 @pytest.mark.parametrize("call", LIVE, ids=[c.expr for c in LIVE])
 def test_jit_int_arguments_as_live_jax(call: Call) -> None:
     (theirs,) = evaluate([call])
-    ours = here(call)
-    assert (ours.error, ours.message) == (theirs.error, theirs.message)
-    if theirs.leaves is not None:
-        assert ours.leaves is not None
-        assert [a.tobytes() for a in ours.leaves] == [a.tobytes() for a in theirs.leaves]
+    assert_same(here(call), theirs, call.expr, messages=True)

@@ -176,11 +176,14 @@ def here(call: Call) -> Outcome:
             return Outcome(error=type(err).__name__, message=str(err))
 
 
-def assert_same(ours: Outcome, theirs: Outcome, what: str = "") -> None:
-    """Bit equality of every leaf (dtype, shape, bytes), or the same exception class."""
+def assert_same(ours: Outcome, theirs: Outcome, what: str = "", *, messages: bool = False) -> None:
+    """Bit equality of every leaf (dtype, shape, bytes), or the same exception class (and, with
+    ``messages``, the same message)."""
     label = f" for {what}" if what else ""
     if theirs.leaves is None or ours.leaves is None:
-        assert (ours.error, ours.leaves is None) == (theirs.error, theirs.leaves is None), (
+        got = (ours.error, ours.message if messages else None, ours.leaves is None)
+        want = (theirs.error, theirs.message if messages else None, theirs.leaves is None)
+        assert got == want, (
             f"outcomes differ{label}:\n jax_core {ours.describe()}\n      JAX {theirs.describe()}"
         )
         return

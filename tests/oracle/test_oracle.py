@@ -28,6 +28,12 @@ def test_assert_same_needs_every_bit() -> None:
     with pytest.raises(AssertionError, match="outcomes differ"):
         assert_same(Outcome(error="TypeError", message="m"), _one(x))
     assert_same(Outcome(error="TypeError", message="a"), Outcome(error="TypeError", message="b"))
+    with pytest.raises(AssertionError, match="outcomes differ"):
+        assert_same(
+            Outcome(error="TypeError", message="a"),
+            Outcome(error="TypeError", message="b"),
+            messages=True,
+        )
 
 
 def test_jax_core_side_gives_leaves_and_errors() -> None:
