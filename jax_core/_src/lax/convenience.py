@@ -368,7 +368,7 @@ def scatter_apply(
     """``operand`` with each scattered element ``x`` replaced by ``func(x)``; repeated indices
     apply ``func`` repeatedly. ``update_shape`` is the shape the updates would have.
 
-    As in JAX, not differentiable (its derivative rules are those of an overwriting scatter).
+    As in JAX, not differentiable: its jvp raises ``NotImplementedError``.
     """
     aval = get_aval(operand)
     unused = full(update_shape, 0, aval.dtype)

@@ -424,6 +424,8 @@ def scatter_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) 
     """
     from jax_core._src.lax.gather_scatter import gather, scatter, scatter_add, scatter_p
 
+    if params["update_jaxpr"] is not None:  # scatter_apply: the function's derivative is not known
+        raise NotImplementedError("scatter_apply JVP not implemented")
     operand, indices, updates = primals
     t_operand, _, t_updates = tangents
     if ad_util.is_zero(t_operand) and ad_util.is_zero(t_updates):

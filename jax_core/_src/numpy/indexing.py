@@ -112,6 +112,10 @@ def _getitem(arr: ArrayLike, idx: Any, oob_fill: Any) -> Array:
     x = ensure_array(arr)
     items = _normalize_index(x, idx)
     advanced = any(isinstance(i, (Array, np.ndarray)) and i.ndim > 0 for i in items)
+    if oob_fill is not _CLAMP and any(_scalar_int(i) for i in items):
+        # Reads that fill (and the positions of updates, which drop) out of bounds: integer indices,
+        # static or traced, go through the gather too (a slice would clamp them).
+        advanced = True
     # Pass 1: basic indices. Each item maps to an output "slot"; advanced ones keep their dim.
     adv: list[tuple[int, Any]] = []
     slot_of_adv: list[int] = []
@@ -169,12 +173,10 @@ def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Ar
         hi = list(x.shape)
         lo[dim], hi[dim] = k, k + 1
         return shape_ops.squeeze(slicing.slice(x, tuple(lo), tuple(hi)), (dim,))
-    # A traced scalar index: wrap negatives, then a dynamic slice (clamped, as in JAX).
+    # A traced scalar index: a dynamic slice, which counts a negative index from the end once and
+    # clamps (as JAX's reads do; wrapping it here as well read x[8] for x[-12] of 10 elements).
     idx = ensure_array(i)
     idx_t = idx.dtype
-    n_c = lax.to_dtype(n, idx_t, False)
-    zero = lax.to_dtype(0, idx_t, False)
-    idx = lax.select(lax.lt(idx, zero), lax.add(idx, n_c), idx)
     starts: list[Any] = [np.zeros((), idx_t)] * x.ndim
     starts[dim] = idx
     sizes = list(x.shape)
@@ -269,7 +271,7 @@ def _scatter(x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None)
     slicing.GatherScatterMode.from_any(mode)  # JAX's ValueError for an unknown mode
     (vals,) = [ensure_array(v) for v in [values]]
     vals = lax.convert_element_type(vals, x.dtype) if vals.dtype != x.dtype else vals
-    positions = _flat_positions(x, idx, clamp=mode == "clip")
+    positions = _flat_positions(x, idx, clamp=_scatter_mode(mode) is slicing.GatherScatterMode.CLIP)
     vals = jshape.broadcast_to(vals, positions.shape)
     flat = jshape.ravel(x)
     pos = jshape.reshape(positions, (positions.size, 1))
@@ -282,7 +284,27 @@ def _scatter(x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None)
         "min": slicing.scatter_min,
         "max": slicing.scatter_max,
     }[kind]
-    out = scatter(flat, pos, upd, dnums, mode=slicing.GatherScatterMode.FILL_OR_DROP if mode in (None, "drop", "fill") else slicing.GatherScatterMode.CLIP)
+    out = scatter(flat, pos, upd, dnums, mode=_scatter_mode(mode))
+    return jshape.reshape(out, x.shape)
+
+
+def _scatter_mode(mode: str | None) -> slicing.GatherScatterMode:
+    """Updates drop out-of-bounds indices unless ``mode="clip"`` (``"promise_in_bounds"`` too:
+    XLA's scatter skips them, as in JAX)."""
+    clip = slicing.GatherScatterMode.from_any(mode) is slicing.GatherScatterMode.CLIP
+    return slicing.GatherScatterMode.CLIP if clip else slicing.GatherScatterMode.FILL_OR_DROP
+
+
+def _scatter_apply(x: Array, idx: Any, func: Callable[[Array], Array], mode: str | None) -> Array:
+    """``x.at[idx].apply(func)``: ``func`` applied at each selected position, once per occurrence
+    (a position selected twice gets ``func(func(x))``, as JAX's ``lax.scatter_apply``)."""
+    from jax_core._src.lax.convenience import scatter_apply
+
+    slicing.GatherScatterMode.from_any(mode)  # JAX's ValueError for an unknown mode
+    positions = _flat_positions(x, idx, clamp=_scatter_mode(mode) is slicing.GatherScatterMode.CLIP)
+    pos = jshape.reshape(positions, (positions.size, 1))
+    dnums = slicing.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    out = scatter_apply(jshape.ravel(x), pos, func, dnums, update_shape=(positions.size,), mode=_scatter_mode(mode))
     return jshape.reshape(out, x.shape)
 
 
@@ -348,7 +370,7 @@ class _IndexUpdateRef:
 
     def apply(self, func: Callable[[Array], Array], *, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] = func(x[idx])`` (``func`` elementwise)."""
-        return _scatter(self._array, self._index, func(getitem(self._array, self._index)), "set", mode)
+        return _scatter_apply(self._array, self._index, func, mode)
 
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self._array!r}, {self._index!r})"
