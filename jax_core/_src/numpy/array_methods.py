@@ -261,7 +261,7 @@ def _transpose(self: Array, *args: Any) -> Array:
 
 
 def _ravel(self: Array, order: str = "C") -> Array:
-    return shape.ravel(self)
+    return shape.ravel(self, order)
 
 
 def _squeeze(self: Array, axis: int | Sequence[int] | None = None) -> Array:

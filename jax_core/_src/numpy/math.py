@@ -410,7 +410,7 @@ def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return _where(lax.lt(*_bcast(a, b)) | isnan(b), a, b)
 
 
-@jitted()
+@jitted(static=("deg",))
 def angle(z: ArrayLike, deg: bool = False) -> Array:
     """The complex argument of ``z`` (radians, or degrees with ``deg=True``)."""
     check_arraylike("angle", z)

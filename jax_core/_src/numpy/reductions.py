@@ -461,7 +461,13 @@ def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims:
 # -- cumulative ----------------------------------------------------------------------------------
 
 
-def _cumulative(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | None, dtype: DTypeLike | None, out: None, fill_nan: float | None = None) -> Array:
+def _cumulative(
+    name: str, op: Callable[..., Array], a: ArrayLike, axis: int | None, dtype: DTypeLike | None, out: None,
+    fill_nan: float | None = None, promote_integers: bool = False,
+) -> Array:
+    """The cumulative ``op`` in the input's dtype (as JAX: int8 stays int8; bool counts in the
+    default int), or in ``dtype``; ``promote_integers`` widens small integers as ``sum`` does
+    (JAX's ``cumulative_sum``)."""
     _no_out(name, out)
     check_arraylike(name, a)
     x = ensure_array(a)
@@ -472,7 +478,7 @@ def _cumulative(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | N
         axis = 0
     ax = canonicalize_axis(axis, x.ndim)
     explicit = user_dtype(dtype, name)
-    dt = explicit if explicit is not None else _promote_integer(x.dtype)
+    dt = explicit if explicit is not None else _promote_integer(x.dtype) if promote_integers else x.dtype
     if dt == np.bool_:
         dt = dtypes.default_int_dtype()
     x = lax.convert_element_type(x, dt) if x.dtype != dt else x
@@ -499,7 +505,7 @@ def nancumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = 
     return _cumulative("nancumprod", lax_red.cumprod, a, axis, dtype, out, fill_nan=1)
 
 
-def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int | None, dtype: DTypeLike | None, include_initial: bool, ident: int) -> Array:
+def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int | None, dtype: DTypeLike | None, include_initial: bool, ident: int, promote_integers: bool = False) -> Array:
     check_arraylike(name, x)
     a = ensure_array(x)
     if axis is None:
@@ -509,7 +515,7 @@ def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int
     if a.ndim == 0:
         raise ValueError(f"The input must be non-scalar to take a cumulative {name.split('_')[1]}, however a scalar value or scalar array was given.")
     ax = canonicalize_axis(axis, a.ndim)
-    res = _cumulative(name, op, a, ax, dtype, None)
+    res = _cumulative(name, op, a, ax, dtype, None, promote_integers=promote_integers)
     if include_initial:
         cfg = [(0, 0, 0)] * res.ndim
         cfg[ax] = (1, 0, 0)
@@ -521,7 +527,7 @@ def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int
 
 def cumulative_sum(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial: bool = False) -> Array:
     """Array API cumulative sum (``include_initial`` prepends a zero)."""
-    return _cumulative_api("cumulative_sum", lax_red.cumsum, x, axis, dtype, include_initial, 0)
+    return _cumulative_api("cumulative_sum", lax_red.cumsum, x, axis, dtype, include_initial, 0, promote_integers=True)
 
 
 def cumulative_prod(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial: bool = False) -> Array:

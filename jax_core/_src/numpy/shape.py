@@ -16,10 +16,13 @@ from jax_core._src.typing import ArrayLike, ShapeLike
 
 
 def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
-    """``a`` with a new shape of the same size (one dimension may be -1)."""
+    """``a`` with a new shape of the same size (one dimension may be -1). ``order="F"`` reads and
+    writes the elements with the first index changing fastest (Fortran order)."""
     check_arraylike("reshape", a)
-    if order != "C":
-        raise NotImplementedError(f"jnp.reshape order={order!r} is not implemented; only order='C' is.")
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    if order not in ("C", "F"):
+        raise ValueError(f"Unexpected value for 'order' argument: {order}.")
     arr = ensure_array(a)
     dims = list(shape) if not isinstance(shape, (int, np.integer)) else [shape]
     size = arr.size
@@ -38,12 +41,14 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
         raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} (size {int(np.prod(resolved))})")
     if resolved == arr.shape:
         return arr
+    if order == "F":  # Fortran order is C order of the reversed axes
+        return transpose(shape_ops.reshape(transpose(arr), resolved[::-1]))
     return shape_ops.reshape(arr, resolved)
 
 
-def ravel(a: ArrayLike) -> Array:
-    """``a`` flattened to one dimension."""
-    return reshape(a, (-1,))
+def ravel(a: ArrayLike, order: str = "C") -> Array:
+    """``a`` flattened to one dimension (``order="F"``: first index fastest)."""
+    return reshape(a, (-1,), order=order)
 
 
 def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
