@@ -23,6 +23,7 @@ from jax_core._src.transforms.api import make_jaxpr as make_jaxpr
 from jax_core._src.transforms.api import eval_shape as eval_shape
 from jax_core._src.transforms.api import disable_jit as disable_jit
 from jax_core._src.transforms.api import block_until_ready as block_until_ready
+from jax_core._src.transforms.jit import clear_caches as clear_caches
 from jax_core._src.transforms.ad_api import jvp as jvp
 from jax_core._src.transforms.ad_api import linearize as linearize
 from jax_core._src.transforms.ad_api import vjp as vjp
