@@ -72,3 +72,33 @@ def test_reported_cases_without_the_oracle() -> None:
     )
     with pytest.raises(ValueError, match="Unexpected value for 'order' argument: K"):
         jnp.reshape(jnp.asarray(x), (3, 2), order="K")
+
+
+# -- exception classes and tracer reprs users see (compared with live JAX, messages too) ------------
+ERRORS = [
+    Call("jax.jit(lambda n: jnp.ones(n))(3)"),  # TypeError (was ConcretizationTypeError)
+    Call("jax.jit(lambda n: jnp.zeros((2, n)))(3)"),
+    Call("jnp.ones(100) * jnp.ones((100, 10))"),  # jnp's rank promotion: ValueError (was TypeError)
+    Call("jnp.add(jnp.ones(100), jnp.ones((100, 10)))"),
+    Call("jnp.ones((2, 3)) - jnp.ones((3, 2))"),
+    Call("jnp.ones((3, 1)) + jnp.ones(4)"),  # broadcasts
+    Call("jax.jit(lambda x: repr(x) and x)(1.0)"),
+    Call("jax.make_jaxpr(lambda x: (repr(x), x)[1])(1.0).jaxpr.invars[0].aval.weak_type"),
+]
+
+
+@pytest.mark.parametrize("call", ERRORS, ids=[c.expr for c in ERRORS])
+def test_error_classes_as_live_jax(call: Call) -> None:
+    (theirs,) = evaluate([call])
+    ours = here(call)
+    assert_same(ours, theirs, call.expr, messages=ours.error == "ValueError")
+    if ours.error == "TypeError":  # ours adds where the traced value came from
+        assert (ours.message or "").startswith((theirs.message or "").split("\n")[0])
+
+
+def test_tracer_repr_marks_weak_types() -> None:
+    import jax_core as jax
+
+    seen: list[str] = []
+    jax.jit(lambda x, y: (seen.append(repr(x)), seen.append(repr(y)), x)[2])(1.0, jnp.float32(2))
+    assert seen == ["JitTracer(~float32[])", "JitTracer(float32[])"]

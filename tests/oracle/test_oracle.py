@@ -52,13 +52,15 @@ def test_jax_side_round_trips_values_and_dtypes() -> None:
         Call("jnp.arange(2.0)", x64=True),
         Call("jnp.arange(2.0)"),
         Call("random.key(0) + 1"),
+        Call("(print('printed output stays out of the answer'), repr(jnp.arange(3)))[1]"),
     ]
-    tup, bf16, f64, f32, err = evaluate(calls)
+    tup, bf16, f64, f32, err, text = evaluate(calls)
+    assert text.leaves is not None and str(text.leaves[0]) == "Array([0, 1, 2], dtype=int32)"
     assert tup.leaves is not None and [a.tolist() for a in tup.leaves] == [[0, 1, 2], 3.0]
     assert bf16.leaves is not None and bf16.leaves[0].dtype == ml_dtypes.bfloat16
     assert bf16.leaves[0].astype(np.float32).tolist() == [2.0, 3.0]
     assert f64.leaves is not None and f64.leaves[0].dtype == np.float64
     assert f32.leaves is not None and f32.leaves[0].dtype == np.float32
     assert err.leaves is None and err.error == "TypeError" and "key<fry>" in (err.message or "")
-    for call, theirs in zip(calls, (tup, bf16, f64, f32, err), strict=True):
+    for call, theirs in zip(calls, (tup, bf16, f64, f32, err, text), strict=True):
         assert_same(here(call), theirs, call.expr)

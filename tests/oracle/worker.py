@@ -6,7 +6,8 @@ outcomes on stdout. A call is ``{"expr", "x64", "inputs"}``; the expression sees
 ``lax``, ``random``, ``jsp`` (``jax.scipy``), ``np`` and the inputs by name. An outcome is
 ``{"leaves": [array, ...]}`` (the result's pytree leaves) or ``{"error", "message"}``; arrays travel
 as ``{"dtype", "shape", "hex"}`` (raw little-endian bytes, so floats compare bit for bit and
-ml_dtypes types such as bfloat16 survive).
+ml_dtypes types such as bfloat16 survive), strings as ``{"text"}``. What the expressions print goes
+to stderr.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def decode(value: Any) -> Any:
 
 
 def encode(leaf: Any) -> dict[str, Any]:
+    if isinstance(leaf, str):  # e.g. a repr: compared as text
+        return {"text": leaf}
     arr = np.asarray(leaf)
     return {
         "dtype": arr.dtype.name,
@@ -47,6 +50,8 @@ def main() -> None:
 
     base = {"jax": jax, "jnp": jnp, "lax": lax, "random": random, "jsp": jsp, "np": np}
     out: list[dict[str, Any]] = []
+    stdout = sys.stdout
+    sys.stdout = sys.stderr  # what the expressions print must not mix with the answer
     for call in json.load(sys.stdin):
         jax.config.update("jax_enable_x64", bool(call["x64"]))
         env = {**base, **{k: decode(v) for k, v in call["inputs"].items()}}
@@ -55,7 +60,7 @@ def main() -> None:
             out.append({"leaves": [encode(x) for x in jax.tree_util.tree_leaves(value)]})
         except Exception as err:  # noqa: BLE001  (the outcome is whatever JAX raises)
             out.append({"error": type(err).__name__, "message": str(err)})
-    json.dump(out, sys.stdout)
+    json.dump(out, stdout)
 
 
 if __name__ == "__main__":

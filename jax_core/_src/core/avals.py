@@ -93,10 +93,15 @@ def canonical_shape(shape: object, context: str) -> tuple[int, ...]:
         raise TypeError(
             f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}."
         ) from None
+    tracers = [d for d in items if isinstance(d, Tracer)]
+    if tracers:  # JAX's TypeError (ConcretizationTypeError is one too), with where the value came from
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(items)}.\n"
+            "If using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions.\n"
+            f"{tracers[0].provenance()}"
+        )
     out: list[int] = []
     for d in items:
-        if isinstance(d, Tracer):
-            d.concretization_error(context)
         try:
             out.append(int(d.__index__()))
         except (AttributeError, TypeError):

@@ -110,7 +110,7 @@ class Tracer(Array):
         )
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.aval})"
+        return f"{type(self).__name__}({'~' if self.aval.weak_type else ''}{self.aval})"  # ~: weak
 
     def __bool__(self) -> bool:
         value = self.to_concrete_value()

@@ -90,7 +90,7 @@ class JaxprTracer(Tracer):
         return self._aval
 
     def __repr__(self) -> str:
-        return f"JitTracer({self._aval})"
+        return f"JitTracer({'~' if self._aval.weak_type else ''}{self._aval})"  # ~: weakly typed, as JAX
 
     def provenance(self) -> str:
         """Why this value is not concrete: the arguments or the operations it came from."""

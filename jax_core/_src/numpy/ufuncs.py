@@ -11,6 +11,7 @@ from jax_core._src import dtypes
 from jax_core._src.basearray import Array
 from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
+from jax_core._src.numpy.shape import broadcast_shapes
 from jax_core._src.numpy.util import check_arraylike, check_for_prngkeys, promote_dtypes, promote_dtypes_inexact
 from jax_core._src.transforms.jit import make_jit
 from jax_core._src.typing import ArrayLike
@@ -44,6 +45,9 @@ def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> Bin
         check_arraylike(name, x, y)
         check_for_prngkeys(name, x, y)
         a, b = promote_dtypes_inexact(x, y) if inexact else promote_dtypes(x, y)
+        sa, sb = get_aval(a).shape, get_aval(b).shape
+        if len(sa) != len(sb):  # jnp's rank promotion: JAX's ValueError (same ranks: lax's TypeError)
+            broadcast_shapes(sa, sb)
         return op(a, b)
 
     fn.__name__ = fn.__qualname__ = name
