@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need
+from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
 
 _VECTOR_INDICES = {
     "int": "3",
@@ -101,10 +101,7 @@ def _calls() -> list[Call]:
 CALLS = _calls()
 
 
-@pytest.fixture(scope="module")
-def live() -> dict[str, Outcome]:
-    need()
-    return {c.expr: o for c, o in zip(CALLS, evaluate(CALLS), strict=True)}
+live = live_fixture(CALLS)
 
 
 @pytest.mark.parametrize("call", CALLS, ids=[c.expr for c in CALLS])

@@ -13,7 +13,7 @@ import pytest
 import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core._src.config import enable_x64
-from tests.oracle.client import Call, assert_same, evaluate, here
+from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
 
 BIG = 2**31 + 7
 S = jax.ShapeDtypeStruct
@@ -82,7 +82,9 @@ LIVE = [
 ]
 
 
+live = live_fixture(LIVE)
+
+
 @pytest.mark.parametrize("call", LIVE, ids=[c.expr for c in LIVE])
-def test_jit_int_arguments_as_live_jax(call: Call) -> None:
-    (theirs,) = evaluate([call])
-    assert_same(here(call), theirs, call.expr, messages=True)
+def test_jit_int_arguments_as_live_jax(call: Call, live: dict[str, Outcome]) -> None:
+    assert_same(here(call), live[call.expr], call.expr, messages=True)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import jax_core.numpy as jnp
-from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need
+from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
 
 
 def _calls() -> list[Call]:
@@ -49,12 +49,6 @@ def _calls() -> list[Call]:
 CALLS = _calls()
 
 
-@pytest.fixture(scope="module")
-def live() -> dict[str, Outcome]:
-    need()
-    return {c.expr: o for c, o in zip(CALLS, evaluate(CALLS), strict=True)}
-
-
 @pytest.mark.parametrize("call", CALLS, ids=[c.expr for c in CALLS])
 def test_bit_identical_to_live_jax(call: Call, live: dict[str, Outcome]) -> None:
     assert_same(here(call), live[call.expr], call.expr)
@@ -87,10 +81,12 @@ ERRORS = [
 ]
 
 
+live = live_fixture(CALLS + ERRORS)
+
+
 @pytest.mark.parametrize("call", ERRORS, ids=[c.expr for c in ERRORS])
-def test_error_classes_as_live_jax(call: Call) -> None:
-    (theirs,) = evaluate([call])
-    ours = here(call)
+def test_error_classes_as_live_jax(call: Call, live: dict[str, Outcome]) -> None:
+    theirs, ours = live[call.expr], here(call)
     assert_same(ours, theirs, call.expr, messages=ours.error == "ValueError")
     if ours.error == "TypeError":  # ours adds where the traced value came from
         assert (ours.message or "").startswith((theirs.message or "").split("\n")[0])

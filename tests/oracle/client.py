@@ -150,6 +150,17 @@ def evaluate(calls: Sequence[Call]) -> list[Outcome]:
     return [_CACHE[_key(c)] for c in calls]
 
 
+def live_fixture(calls: Sequence[Call]) -> Any:
+    """A module-scoped pytest fixture: real JAX's outcome of every call, keyed by expression, from
+    one oracle batch (``live = live_fixture(CALLS)`` in a test module, then ``live[call.expr]``)."""
+
+    @pytest.fixture(scope="module")
+    def live() -> dict[str, Outcome]:
+        return {c.expr: o for c, o in zip(calls, evaluate(calls), strict=True)}
+
+    return live
+
+
 @functools.cache
 def _namespace() -> dict[str, Any]:
     import jax_core as jax

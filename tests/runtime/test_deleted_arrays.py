@@ -16,7 +16,7 @@ import pytest
 
 import jax_core as jax
 import jax_core.numpy as jnp
-from tests.oracle.client import Call, assert_same, evaluate, here
+from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
 
 MESSAGE = "Array has been deleted with shape=float32[1000]."
 _cached = jax.jit(lambda a: a + 1)
@@ -99,9 +99,12 @@ LIVE = [
 ]
 
 
+live = live_fixture(LIVE)
+
+
 @pytest.mark.parametrize("call", LIVE, ids=[c.expr for c in LIVE])
-def test_same_error_and_message_as_live_jax(call: Call) -> None:
-    (theirs,) = evaluate([call])
+def test_same_error_and_message_as_live_jax(call: Call, live: dict[str, Outcome]) -> None:
+    theirs = live[call.expr]
     assert theirs.error == "RuntimeError" and (theirs.message or "").startswith(
         "Array has been deleted"
     )

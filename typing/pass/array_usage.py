@@ -13,7 +13,7 @@ nx = np.full((2, 3), 2.0, np.float32)
 rows, cols = x.shape
 n: int = x.ndim + x.size + x.itemsize + x.nbytes
 total = x.sum() + x.mean(axis=0).sum() + x.max() - x.min()
-flat = x.ravel() + x.flatten()
+flat = x.ravel() + x.flatten() + x.ravel(order="F") + x.reshape(3, 2, order="F").ravel()
 moved = x.T.reshape(6).astype("float16").astype(jnp.float32)
 picked = x[0, 1:] + x[:, 0].sum() + x[x > 2].sum()
 value: float = float(x[1, 2])

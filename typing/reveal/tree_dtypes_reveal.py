@@ -26,6 +26,7 @@ assert_type(tree_util.tree_leaves(params), list[Any])
 assert_type(jax_core.tree.map(lambda a: a + 1, params), Any)
 assert_type(tree_util.tree_reduce(add_size, params, 0), int)
 assert_type(jax_core.block_until_ready(params), dict[str, Array])
+assert_type(jax_core.clear_caches(), None)
 
 assert_type(dtypes.canonicalize_dtype("float64"), np.dtype[Any])
 assert_type(dtypes.issubdtype("bfloat16", np.floating), bool)

@@ -16,7 +16,7 @@ from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype
-from jax_core._src.runtime.array import ArrayImpl, check_not_deleted, device_put_host
+from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 
@@ -87,10 +87,8 @@ def _list_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
 
 def asarray(a: Any, dtype: DTypeLike | None = None) -> Array:
     """Converts ``a`` to an array, without copying when it already is one of the right dtype."""
-    if type(a) is ArrayImpl:
-        check_not_deleted(a)
     if isinstance(a, Array) and (dtype is None or dtypes.canonicalize_dtype(dtype) == a.dtype):
-        return a
+        return ensure_array(a)  # checks that a device array was not deleted
     return array(a, dtype=dtype, copy=False)
 
 

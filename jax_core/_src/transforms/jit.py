@@ -30,12 +30,12 @@ from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_i
 from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContext, lower_closed_jaxpr
-from jax_core._src.runtime.array import ArrayImpl, check_not_deleted, device_put_host
+from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.client import CppSharding
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.transfer import to_device_input
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
-from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_leaves, tree_unflatten
+from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
 if TYPE_CHECKING:
     from jax_core._src.transforms.api import Jitted
@@ -301,9 +301,6 @@ class _JitFunction:
         if self.inline and current_trace() is not eval_trace:
             # Inlined: trace straight through into the enclosing jaxpr (no ``jit`` equation).
             return self.fun(*args, **kwargs), None, False
-        for leaf in tree_leaves((args, kwargs)):  # before tracing: a deleted argument never runs
-            if type(leaf) is ArrayImpl:
-                check_not_deleted(leaf)
         entry, leaves, donated, key = self._trace(args, kwargs)
         if current_trace() is not eval_trace or any(isinstance(x, Tracer) for x in leaves):
             fun_jaxpr, consts = convert_constvars_to_invars(entry.jaxpr)
