@@ -1,8 +1,8 @@
 """The exceptions jax_core raises, under the same class names as ``jax.errors``."""
 
 from jax_core._src.core.errors import ConcretizationTypeError as ConcretizationTypeError
-from jax_core._src.core.errors import JAXTypeError as JAXTypeError
 from jax_core._src.core.errors import JaxRuntimeError as JaxRuntimeError
+from jax_core._src.core.errors import JAXTypeError as JAXTypeError
 from jax_core._src.core.errors import KeyReuseError as KeyReuseError
 from jax_core._src.core.errors import NonConcreteBooleanIndexError as NonConcreteBooleanIndexError
 from jax_core._src.core.errors import TracerArrayConversionError as TracerArrayConversionError

@@ -11,12 +11,12 @@ Example::
     x.sharding.shard_shape(x.shape)  # (4, 2)
 """
 
-from jax_core._src.sharding import AxisType as AxisType
-from jax_core._src.sharding import Mesh as Mesh
-from jax_core._src.sharding import NamedSharding as NamedSharding
-from jax_core._src.sharding import PartitionSpec as PartitionSpec
-from jax_core._src.sharding import Sharding as Sharding
-from jax_core._src.sharding import SingleDeviceSharding as SingleDeviceSharding
+from jax_core._src.sharding.shardings import AxisType as AxisType
+from jax_core._src.sharding.shardings import Mesh as Mesh
+from jax_core._src.sharding.shardings import NamedSharding as NamedSharding
+from jax_core._src.sharding.shardings import PartitionSpec as PartitionSpec
+from jax_core._src.sharding.shardings import Sharding as Sharding
+from jax_core._src.sharding.shardings import SingleDeviceSharding as SingleDeviceSharding
 
 __all__ = [
     "AxisType",

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.transforms.ad_api import jvp, vjp
-from jax_core._src.tree_util import tree_flatten, tree_map
+from jax_core._src.tree.tree_util import tree_flatten, tree_map
 
 __all__ = ["check_grads", "check_jvp", "check_vjp"]
 

@@ -6,46 +6,46 @@
 """
 
 # Re-exported with ``as`` so type checkers treat them as public (PEP 484).
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     static as static,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_all as all,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_broadcast as broadcast,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_flatten as flatten,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_flatten_with_path as flatten_with_path,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_leaves as leaves,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_leaves_with_path as leaves_with_path,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_map as map,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_map_with_path as map_with_path,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_reduce as reduce,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_reduce_associative as reduce_associative,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_structure as structure,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_transpose as transpose,
 )
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     tree_unflatten as unflatten,
 )
 

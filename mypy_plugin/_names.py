@@ -32,7 +32,7 @@ CONTROL_FLOW: Final = "jax_core._src.lax.control_flow"
 COND: Final = f"{CONTROL_FLOW}.conditionals.cond"
 SWITCH: Final = f"{CONTROL_FLOW}.conditionals.switch"
 
-ARRAY: Final = "jax_core._src.basearray.Array"
+ARRAY: Final = "jax_core._src.typing.basearray.Array"
 ARRAY_LIKE_MODULE: Final = "jax_core._src.typing"
 ARRAY_LIKE: Final = "ArrayLike"
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import jax_core as jax
-from jax_core._src import sharding as sharding_src
+from jax_core._src.sharding import shardings as sharding_src
 from jax_core._src.runtime import transfer
 from jax_core.sharding import (
     AxisType,
@@ -46,7 +46,7 @@ import json
 import numpy as np
 import jax_core as jax
 from jax_core._src.lib import _jax
-from jax_core._src.sharding import make_mesh, IndivisibleError, GSPMDSharding
+from jax_core._src.sharding.shardings import make_mesh, IndivisibleError, GSPMDSharding
 from jax_core._src.runtime.transfer import ensure_single_device
 from jax_core.sharding import Mesh, NamedSharding, PartitionSpec as P, SingleDeviceSharding
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import jax_core.tree as jtree
 import jax_core.tree_util as tu
-from jax_core._src import tree_util as tu_src
+from jax_core._src.tree import tree_util as tu_src
 from jax_core._src.lib import pytree as cxx_pytree  # pyright: ignore[reportUnknownVariableType]
 from tests._tree_nodes import (
     DC,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import jax_core.tree_util as tu
-from jax_core._src import tree_util as tu_src
+from jax_core._src.tree import tree_util as tu_src
 from jax_core._src.lib import pytree as cxx_pytree  # pyright: ignore[reportUnknownVariableType]
 from tests._tree_nodes import DC, Box, KBox, Other, Point, SBox, _first
 

@@ -1,7 +1,7 @@
 """Generates the ``.pyi`` overlays in ``stubs/`` for ``Array`` and the tracer classes.
 
 The overlays are written from the annotated sources by mypy's stubgen, so they cannot drift
-from them: ``Array``'s whole static surface is declared in ``jax_core/_src/basearray.py`` (its
+from them: ``Array``'s whole static surface is declared in ``jax_core/_src/typing/basearray.py`` (its
 ``TYPE_CHECKING`` block), and ``Tracer``, ``JaxprTracer``, ``JVPTracer`` and ``BatchTracer``
 inherit it. setup.py ships each overlay beside its module in the wheel; in the repository
 pyright reads them through ``stubPath``. stubtest checks them against the runtime
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 STUBS = ROOT / "stubs"
 MODULES = (
-    "jax_core._src.basearray",  # Array
+    "jax_core._src.typing.basearray",  # Array
     "jax_core._src.core.trace",  # Tracer
     "jax_core._src.interpreters.staging",  # JaxprTracer
     "jax_core._src.interpreters.ad",  # JVPTracer

@@ -4,6 +4,7 @@ lax functions do not promote dtypes (``lax.add`` of float32 and int32 is an erro
 they broadcast size-1 and rank-0 operands. Use ``jax_core.numpy`` for NumPy semantics.
 """
 
+from jax_core._src.lax.ad_ops import stop_gradient as stop_gradient
 from jax_core._src.lax.api import abs as abs
 from jax_core._src.lax.api import acos as acos
 from jax_core._src.lax.api import acosh as acosh
@@ -70,92 +71,18 @@ from jax_core._src.lax.api import square as square
 from jax_core._src.lax.api import sub as sub
 from jax_core._src.lax.api import tan as tan
 from jax_core._src.lax.api import tanh as tanh
-from jax_core._src.lax.shape_ops import broadcast_in_dim as broadcast_in_dim
-from jax_core._src.lax.shape_ops import broadcast as broadcast
-from jax_core._src.lax.shape_ops import broadcast_to_rank as broadcast_to_rank
-from jax_core._src.lax.shape_ops import expand_dims as expand_dims
-from jax_core._src.lax.shape_ops import reshape as reshape
-from jax_core._src.lax.shape_ops import transpose as transpose
-from jax_core._src.lax.shape_ops import squeeze as squeeze
-from jax_core._src.lax.shape_ops import concatenate as concatenate
-from jax_core._src.lax.shape_ops import pad as pad
-from jax_core._src.lax.shape_ops import rev as rev
-from jax_core._src.lax.shape_ops import iota as iota
-from jax_core._src.lax.shape_ops import broadcasted_iota as broadcasted_iota
-from jax_core._src.lax.slicing import slice as slice
-from jax_core._src.lax.slicing import dynamic_slice as dynamic_slice
-from jax_core._src.lax.slicing import dynamic_update_slice as dynamic_update_slice
-from jax_core._src.lax.gather_scatter import gather as gather
-from jax_core._src.lax.gather_scatter import scatter as scatter
-from jax_core._src.lax.gather_scatter import scatter_add as scatter_add
-from jax_core._src.lax.gather_scatter import scatter_mul as scatter_mul
-from jax_core._src.lax.gather_scatter import scatter_min as scatter_min
-from jax_core._src.lax.gather_scatter import scatter_max as scatter_max
-from jax_core._src.lax.gather_scatter import GatherDimensionNumbers as GatherDimensionNumbers
-from jax_core._src.lax.gather_scatter import ScatterDimensionNumbers as ScatterDimensionNumbers
-from jax_core._src.lax.gather_scatter import GatherScatterMode as GatherScatterMode
-from jax_core._src.lax.reductions import reduce_sum as reduce_sum
-from jax_core._src.lax.reductions import reduce_max as reduce_max
-from jax_core._src.lax.reductions import reduce_min as reduce_min
-from jax_core._src.lax.reductions import reduce_prod as reduce_prod
-from jax_core._src.lax.reductions import reduce_and as reduce_and
-from jax_core._src.lax.reductions import reduce_or as reduce_or
-from jax_core._src.lax.reductions import reduce_xor as reduce_xor
-from jax_core._src.lax.reductions import argmax as argmax
-from jax_core._src.lax.reductions import argmin as argmin
-from jax_core._src.lax.reductions import cumsum as cumsum
-from jax_core._src.lax.reductions import cumprod as cumprod
-from jax_core._src.lax.reductions import cummax as cummax
-from jax_core._src.lax.reductions import cummin as cummin
-from jax_core._src.lax.windowed_reductions import cumlogsumexp as cumlogsumexp
-from jax_core._src.lax.windowed_reductions import reduce_window as reduce_window
-from jax_core._src.lax.dot import dot_general as dot_general
-from jax_core._src.lax.dot import dot as dot
-from jax_core._src.lax.dot import Precision as Precision
-from jax_core._src.lax.ad_ops import stop_gradient as stop_gradient
-from jax_core._src.lax.parallel import psum as psum
-from jax_core._src.lax.parallel import pmean as pmean
-from jax_core._src.lax.parallel import pmax as pmax
-from jax_core._src.lax.parallel import pmin as pmin
-from jax_core._src.lax.parallel import axis_index as axis_index
+from jax_core._src.lax.bitcast import bitcast_convert_type as bitcast_convert_type
+from jax_core._src.lax.control_flow.associative_scan import associative_scan as associative_scan
 from jax_core._src.lax.control_flow.conditionals import cond as cond
 from jax_core._src.lax.control_flow.conditionals import switch as switch
-from jax_core._src.lax.control_flow.loops import while_loop as while_loop
 from jax_core._src.lax.control_flow.loops import fori_loop as fori_loop
-from jax_core._src.lax.control_flow.scan import scan as scan
+from jax_core._src.lax.control_flow.loops import while_loop as while_loop
 from jax_core._src.lax.control_flow.scan import map as map
-from jax_core._src.lax.control_flow.associative_scan import associative_scan as associative_scan
-from jax_core._src.lax.convolution import conv_general_dilated as conv_general_dilated
-from jax_core._src.lax.convolution import conv as conv
-from jax_core._src.lax.convolution import conv_with_general_padding as conv_with_general_padding
-from jax_core._src.lax.convolution import conv_transpose as conv_transpose
-from jax_core._src.lax.convolution_shapes import ConvDimensionNumbers as ConvDimensionNumbers
-from jax_core._src.lax.convolution_shapes import ConvGeneralDilatedDimensionNumbers as ConvGeneralDilatedDimensionNumbers
-from jax_core._src.lax.convolution_shapes import conv_dimension_numbers as conv_dimension_numbers
-from jax_core._src.lax.convolution_shapes import conv_general_permutations as conv_general_permutations
-from jax_core._src.lax.convolution_shapes import conv_shape_tuple as conv_shape_tuple
-from jax_core._src.lax.convolution_shapes import conv_general_shape_tuple as conv_general_shape_tuple
-from jax_core._src.lax.convolution_shapes import conv_transpose_shape_tuple as conv_transpose_shape_tuple
-from jax_core._src.lax.convolution_shapes import padtype_to_pads as padtype_to_pads
-from jax_core._src.lax.conv_patches import conv_general_dilated_patches as conv_general_dilated_patches
+from jax_core._src.lax.control_flow.scan import scan as scan
 from jax_core._src.lax.conv_patches import conv_general_dilated_local as conv_general_dilated_local
-from jax_core._src.lax.special import betainc as betainc
-from jax_core._src.lax.special import bessel_i0e as bessel_i0e
-from jax_core._src.lax.special import bessel_i1e as bessel_i1e
-from jax_core._src.lax.special import igamma as igamma
-from jax_core._src.lax.special import igamma_grad_a as igamma_grad_a
-from jax_core._src.lax.special import igammac as igammac
-from jax_core._src.lax.special import polygamma as polygamma
-from jax_core._src.lax.special import random_gamma_grad as random_gamma_grad
-from jax_core._src.lax.special import zeta as zeta
-from jax_core._src.lax.misc_ops import RandomAlgorithm as RandomAlgorithm
-from jax_core._src.lax.misc_ops import clamp as clamp
-from jax_core._src.lax.misc_ops import reduce_precision as reduce_precision
-from jax_core._src.lax.misc_ops import rng_bit_generator as rng_bit_generator
-from jax_core._src.lax.misc_ops import top_k as top_k
-from jax_core._src.lax.sorting import sort as sort
-from jax_core._src.lax.sorting import sort_key_val as sort_key_val
-from jax_core._src.lax.bitcast import bitcast_convert_type as bitcast_convert_type
+from jax_core._src.lax.conv_patches import (
+    conv_general_dilated_patches as conv_general_dilated_patches,
+)
 from jax_core._src.lax.convenience import FftType as FftType
 from jax_core._src.lax.convenience import batch_matmul as batch_matmul
 from jax_core._src.lax.convenience import broadcast_shapes as broadcast_shapes
@@ -178,9 +105,92 @@ from jax_core._src.lax.convenience import split as split
 from jax_core._src.lax.convenience import stack as stack
 from jax_core._src.lax.convenience import tile as tile
 from jax_core._src.lax.convenience import unstack as unstack
+from jax_core._src.lax.convolution import conv as conv
+from jax_core._src.lax.convolution import conv_general_dilated as conv_general_dilated
+from jax_core._src.lax.convolution import conv_transpose as conv_transpose
+from jax_core._src.lax.convolution import conv_with_general_padding as conv_with_general_padding
+from jax_core._src.lax.convolution_shapes import ConvDimensionNumbers as ConvDimensionNumbers
+from jax_core._src.lax.convolution_shapes import (
+    ConvGeneralDilatedDimensionNumbers as ConvGeneralDilatedDimensionNumbers,
+)
+from jax_core._src.lax.convolution_shapes import conv_dimension_numbers as conv_dimension_numbers
+from jax_core._src.lax.convolution_shapes import (
+    conv_general_permutations as conv_general_permutations,
+)
+from jax_core._src.lax.convolution_shapes import (
+    conv_general_shape_tuple as conv_general_shape_tuple,
+)
+from jax_core._src.lax.convolution_shapes import conv_shape_tuple as conv_shape_tuple
+from jax_core._src.lax.convolution_shapes import (
+    conv_transpose_shape_tuple as conv_transpose_shape_tuple,
+)
+from jax_core._src.lax.convolution_shapes import padtype_to_pads as padtype_to_pads
+from jax_core._src.lax.dot import Precision as Precision
+from jax_core._src.lax.dot import dot as dot
+from jax_core._src.lax.dot import dot_general as dot_general
+from jax_core._src.lax.extra_ops import broadcast_like as broadcast_like
 from jax_core._src.lax.extra_ops import erfc as erfc
+from jax_core._src.lax.extra_ops import index_take as index_take
 from jax_core._src.lax.extra_ops import log2 as log2
 from jax_core._src.lax.extra_ops import optimization_barrier as optimization_barrier
-from jax_core._src.lax.extra_ops import broadcast_like as broadcast_like
-from jax_core._src.lax.extra_ops import index_take as index_take
 from jax_core._src.lax.extra_ops import reduce_window_shape_tuple as reduce_window_shape_tuple
+from jax_core._src.lax.gather_scatter import GatherDimensionNumbers as GatherDimensionNumbers
+from jax_core._src.lax.gather_scatter import GatherScatterMode as GatherScatterMode
+from jax_core._src.lax.gather_scatter import ScatterDimensionNumbers as ScatterDimensionNumbers
+from jax_core._src.lax.gather_scatter import gather as gather
+from jax_core._src.lax.gather_scatter import scatter as scatter
+from jax_core._src.lax.gather_scatter import scatter_add as scatter_add
+from jax_core._src.lax.gather_scatter import scatter_max as scatter_max
+from jax_core._src.lax.gather_scatter import scatter_min as scatter_min
+from jax_core._src.lax.gather_scatter import scatter_mul as scatter_mul
+from jax_core._src.lax.misc_ops import RandomAlgorithm as RandomAlgorithm
+from jax_core._src.lax.misc_ops import clamp as clamp
+from jax_core._src.lax.misc_ops import reduce_precision as reduce_precision
+from jax_core._src.lax.misc_ops import rng_bit_generator as rng_bit_generator
+from jax_core._src.lax.misc_ops import top_k as top_k
+from jax_core._src.lax.parallel import axis_index as axis_index
+from jax_core._src.lax.parallel import pmax as pmax
+from jax_core._src.lax.parallel import pmean as pmean
+from jax_core._src.lax.parallel import pmin as pmin
+from jax_core._src.lax.parallel import psum as psum
+from jax_core._src.lax.reductions import argmax as argmax
+from jax_core._src.lax.reductions import argmin as argmin
+from jax_core._src.lax.reductions import cummax as cummax
+from jax_core._src.lax.reductions import cummin as cummin
+from jax_core._src.lax.reductions import cumprod as cumprod
+from jax_core._src.lax.reductions import cumsum as cumsum
+from jax_core._src.lax.reductions import reduce_and as reduce_and
+from jax_core._src.lax.reductions import reduce_max as reduce_max
+from jax_core._src.lax.reductions import reduce_min as reduce_min
+from jax_core._src.lax.reductions import reduce_or as reduce_or
+from jax_core._src.lax.reductions import reduce_prod as reduce_prod
+from jax_core._src.lax.reductions import reduce_sum as reduce_sum
+from jax_core._src.lax.reductions import reduce_xor as reduce_xor
+from jax_core._src.lax.shape_ops import broadcast as broadcast
+from jax_core._src.lax.shape_ops import broadcast_in_dim as broadcast_in_dim
+from jax_core._src.lax.shape_ops import broadcast_to_rank as broadcast_to_rank
+from jax_core._src.lax.shape_ops import broadcasted_iota as broadcasted_iota
+from jax_core._src.lax.shape_ops import concatenate as concatenate
+from jax_core._src.lax.shape_ops import expand_dims as expand_dims
+from jax_core._src.lax.shape_ops import iota as iota
+from jax_core._src.lax.shape_ops import pad as pad
+from jax_core._src.lax.shape_ops import reshape as reshape
+from jax_core._src.lax.shape_ops import rev as rev
+from jax_core._src.lax.shape_ops import squeeze as squeeze
+from jax_core._src.lax.shape_ops import transpose as transpose
+from jax_core._src.lax.slicing import dynamic_slice as dynamic_slice
+from jax_core._src.lax.slicing import dynamic_update_slice as dynamic_update_slice
+from jax_core._src.lax.slicing import slice as slice
+from jax_core._src.lax.sorting import sort as sort
+from jax_core._src.lax.sorting import sort_key_val as sort_key_val
+from jax_core._src.lax.special import bessel_i0e as bessel_i0e
+from jax_core._src.lax.special import bessel_i1e as bessel_i1e
+from jax_core._src.lax.special import betainc as betainc
+from jax_core._src.lax.special import igamma as igamma
+from jax_core._src.lax.special import igamma_grad_a as igamma_grad_a
+from jax_core._src.lax.special import igammac as igammac
+from jax_core._src.lax.special import polygamma as polygamma
+from jax_core._src.lax.special import random_gamma_grad as random_gamma_grad
+from jax_core._src.lax.special import zeta as zeta
+from jax_core._src.lax.windowed_reductions import cumlogsumexp as cumlogsumexp
+from jax_core._src.lax.windowed_reductions import reduce_window as reduce_window

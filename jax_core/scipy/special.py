@@ -1,5 +1,7 @@
 """Special functions, as ``jax.scipy.special``."""
 
+from jax_core._src.scipy.entropy import kl_div as kl_div
+from jax_core._src.scipy.entropy import rel_entr as rel_entr
 from jax_core._src.scipy.special import bernoulli as bernoulli
 from jax_core._src.scipy.special import beta as beta
 from jax_core._src.scipy.special import betainc as betainc
@@ -38,5 +40,3 @@ from jax_core._src.scipy.special import softmax as softmax
 from jax_core._src.scipy.special import xlog1py as xlog1py
 from jax_core._src.scipy.special import xlogy as xlogy
 from jax_core._src.scipy.special import zeta as zeta
-from jax_core._src.scipy.entropy import kl_div as kl_div
-from jax_core._src.scipy.entropy import rel_entr as rel_entr

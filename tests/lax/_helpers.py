@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import jax_core._src.runtime.dispatch  # noqa: F401  (installs eager evaluation)
-from jax_core._src.basearray import Array
+from jax_core._src.typing.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_core._src.basearray import Array
+from jax_core._src.typing.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lax import reductions as lax
 from jax_core._src.runtime.array import device_put_host

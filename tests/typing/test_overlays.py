@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from jax_core._src.basearray import Array
+from jax_core._src.typing.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.numpy import array_methods
 from jax_core._src.runtime.array import ArrayImpl
@@ -68,7 +68,7 @@ def test_stubtest_is_clean(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, (
         "stubtest found differences between the overlays and the runtime. Declare new Array "
-        "methods in jax_core/_src/basearray.py (TYPE_CHECKING block) and run "
+        "methods in jax_core/_src/typing/basearray.py (TYPE_CHECKING block) and run "
         "tools/gen_overlays.py:\n" + proc.stdout[-6000:] + proc.stderr[-2000:]
     )
 

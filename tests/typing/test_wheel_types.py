@@ -211,7 +211,7 @@ def test_mypy_sees_no_any_and_the_jitted_signature(
     # --disallow-any-expr: any expression typed Any (an untyped jit result) is an error.
     assert _messages(runs["mypy"], installed, ("error", "warning")) == []
     notes = _messages(runs["mypy"], installed, ("note",))
-    assert any('Revealed type is "jax_core._src.basearray.Array"' in n for n in notes), notes
+    assert any('Revealed type is "jax_core._src.typing.basearray.Array"' in n for n in notes), notes
     array = r"jax_core\._src\.basearray\.Array"
     signature = re.compile(rf"Jitted\[\[x: {array}, n: (builtins\.)?int\], {array}\]")
     jitted = [n for n in notes if signature.search(n)]

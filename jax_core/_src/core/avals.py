@@ -11,7 +11,7 @@ from typing_extensions import TypeIs
 from jax_core._src import dtypes
 
 if TYPE_CHECKING:
-    from jax_core._src.sharding import Sharding
+    from jax_core._src.sharding.shardings import Sharding
     from jax_core._src.typing import DTypeLike
 
 

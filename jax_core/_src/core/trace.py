@@ -9,15 +9,16 @@ transformation the current trace is the ``EvalTrace``, which computes eagerly.
 from __future__ import annotations
 
 import abc
-import operator
 import contextlib
+import operator
 import threading
 from collections.abc import Generator, Iterator, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
+from typing_extensions import TypeIs
 
-from jax_core._src.basearray import Array
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import (
     ConcretizationTypeError,
@@ -27,6 +28,7 @@ from jax_core._src.core.errors import (
     UnexpectedTracerError,
 )
 from jax_core._src.core.primitive import Primitive
+from jax_core._src.typing.basearray import Array
 
 
 class Trace(abc.ABC):
@@ -246,3 +248,30 @@ def ensure_compile_time_eval() -> contextlib.AbstractContextManager[None]:
 def is_concrete(x: object) -> bool:
     """Whether ``x`` has a value known now (not a tracer)."""
     return not isinstance(x, Tracer)
+
+
+def is_scalar(x: object) -> TypeIs[bool | int | float | complex | np.generic[Any]]:
+    """Whether ``x`` is a Python or NumPy scalar."""
+    return isinstance(x, (bool, int, float, complex, np.generic))
+
+
+def is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]:
+    """Whether ``x`` is a NumPy array."""
+    return isinstance(x, np.ndarray)
+
+
+def get_aval(x: object) -> ShapedArray:
+    """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""
+    if isinstance(x, Tracer):
+        return x.aval
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray):
+        return aval
+    if is_scalar(x) and not isinstance(x, np.str_):
+        return ShapedArray((), dtypes.dtype(x, canonicalize=True), dtypes.is_weakly_typed(x))
+    if is_ndarray(x):
+        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
+    jax_array = getattr(x, "__jax_array__", None)
+    if jax_array is not None:
+        return get_aval(jax_array())
+    raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")

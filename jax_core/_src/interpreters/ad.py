@@ -18,7 +18,7 @@ from typing import Any
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jax_core._src.core.primitive import Primitive
-from jax_core._src.core.trace import Trace, Tracer, current_trace, set_current_trace
+from jax_core._src.core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -28,7 +28,7 @@ from jax_core._src.interpreters.ad_util import (
     tangent_aval,
 )
 from jax_core._src.interpreters.partial_eval import PartialEvalTrace
-from jax_core._src.interpreters.staging import DebugInfo, JaxprTrace, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.staging import DebugInfo, JaxprTrace, trace_to_jaxpr
 
 
 class JVPTracer(Tracer):

@@ -18,9 +18,9 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.axis_env import extend_axis_env
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
-from jax_core._src.core.trace import Trace, Tracer, current_trace, set_current_trace
+from jax_core._src.core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 from jax_core._src.interpreters.batching_util import matchaxis
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 
 
 class BatchTracer(Tracer):

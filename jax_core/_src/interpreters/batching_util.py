@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 from jax_core._src.core.primitive import Primitive
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 
 BatchRule: TypeAlias = Callable[..., tuple[Any, Any]]
 """``(args, dims, **params) -> (out, out_dim)``."""

@@ -12,10 +12,19 @@ from typing import Any
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.interpreters.ad import jvp_jaxpr, transpose_jaxpr
-from jax_core._src.interpreters.ad_util import UndefinedPrimal, Zero, instantiate_zeros, tangent_aval
+from jax_core._src.interpreters.ad_util import (
+    UndefinedPrimal,
+    Zero,
+    instantiate_zeros,
+    tangent_aval,
+)
 from jax_core._src.interpreters.batching import batch_jaxpr
 from jax_core._src.interpreters.batching_util import axis_size, moveaxis
-from jax_core._src.interpreters.partial_eval import PartialEvalTrace, SaveablePolicy, partial_eval_call
+from jax_core._src.interpreters.partial_eval import (
+    PartialEvalTrace,
+    SaveablePolicy,
+    partial_eval_call,
+)
 
 ParamsFor = Callable[[ClosedJaxpr, dict[str, Any]], dict[str, Any]]
 """Builds a call's params for a new inner jaxpr from the old params."""

@@ -20,7 +20,12 @@ from typing import Any, TypeAlias
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.trace import Trace, set_current_trace
-from jax_core._src.interpreters.staging import DebugInfo, JaxprTrace, JaxprTracer, convert_constvars_to_invars
+from jax_core._src.interpreters.staging import (
+    DebugInfo,
+    JaxprTrace,
+    JaxprTracer,
+    convert_constvars_to_invars,
+)
 
 SaveablePolicy: TypeAlias = Callable[..., bool]
 """``policy(prim, *avals_in, **params) -> bool``: may this equation's output be saved?"""

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
@@ -30,7 +29,14 @@ from jax_core._src.core.jaxpr import (
 )
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.source_info import function_location, user_frame
-from jax_core._src.core.trace import Trace, Tracer, set_current_trace
+from jax_core._src.core.trace import (
+    Trace,
+    Tracer,
+    get_aval,
+    is_ndarray,
+    is_scalar,
+    set_current_trace,
+)
 from jax_core._src.lib import pretty_printer as pp
 
 
@@ -45,31 +51,6 @@ class DebugInfo:
     def where(self) -> str:
         """``the function f at file.py:3 for jit``."""
         return f"the function {function_location(self.fun)} for {self.traced_for}"
-
-
-def _is_scalar(x: object) -> TypeIs[bool | int | float | complex | np.generic[Any]]:
-    return isinstance(x, (bool, int, float, complex, np.generic))
-
-
-def _is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]:
-    return isinstance(x, np.ndarray)
-
-
-def get_aval(x: object) -> ShapedArray:
-    """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""
-    if isinstance(x, Tracer):
-        return x.aval
-    aval = getattr(x, "aval", None)
-    if isinstance(aval, ShapedArray):
-        return aval
-    if _is_scalar(x) and not isinstance(x, np.str_):
-        return ShapedArray((), dtypes.dtype(x, canonicalize=True), dtypes.is_weakly_typed(x))
-    if _is_ndarray(x):
-        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
-    jax_array = getattr(x, "__jax_array__", None)
-    if jax_array is not None:
-        return get_aval(jax_array())
-    raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")
 
 
 class JaxprTracer(Tracer):
@@ -99,9 +80,9 @@ class JaxprTracer(Tracer):
 
 def _literal(x: object) -> Literal | None:
     """A literal for a concrete scalar (Python, NumPy, or a 0-d device array), else None."""
-    if _is_scalar(x):
+    if is_scalar(x):
         return Literal(x, literal_aval(x))
-    if _is_ndarray(x) and x.ndim == 0:
+    if is_ndarray(x) and x.ndim == 0:
         return Literal(x[()], ShapedArray((), dtypes.canonicalize_dtype(x.dtype)))
     aval = getattr(x, "aval", None)
     if isinstance(aval, ShapedArray) and aval.shape == () and hasattr(x, "_arrays"):

@@ -17,7 +17,7 @@ from jax_core._src.interpreters.ad_util import Zero, linear_jvp, linear_transpos
 from jax_core._src.interpreters.batching_util import vectorized_batcher
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import tree_map
+from jax_core._src.tree.tree_util import tree_map
 
 T = TypeVar("T")
 
@@ -51,8 +51,8 @@ def stop_gradient(x: T) -> T:
 
     ``x`` may be any pytree; integer and boolean leaves pass through unchanged.
     """
+    from jax_core._src.core.trace import get_aval
     from jax_core._src.interpreters.ad_util import is_differentiable
-    from jax_core._src.interpreters.staging import get_aval
 
     def stop(leaf: Any) -> Any:
         return stop_gradient_p.bind(leaf) if is_differentiable(get_aval(leaf)) else leaf

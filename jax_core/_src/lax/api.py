@@ -12,12 +12,11 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
-from jax_core._src.core.trace import Tracer
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import convert as _convert
 from jax_core._src.lax import elementwise as _ew
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 _PY_SCALARS = (bool, int, float, builtins.complex)
 _PY_SCALAR_FOR_KIND: dict[str, type[Any]] = {"b": bool, "i": int, "u": int, "f": float, "c": builtins.complex}

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import zero_jvp
@@ -22,6 +21,7 @@ from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 
 def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:

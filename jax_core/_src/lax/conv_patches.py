@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from jax_core._src.basearray import Array
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax.api import convert_element_type, eq
 from jax_core._src.lax.convolution import conv_general_dilated
 from jax_core._src.lax.convolution_shapes import (
@@ -26,6 +25,7 @@ from jax_core._src.lax.shape_ops import (
     transpose,
 )
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _moveaxes(x: Array, src: Sequence[int], dst: Sequence[int]) -> Array:

@@ -19,9 +19,9 @@ from typing import Any, Unpack, cast
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
+from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import api as _lax
 from jax_core._src.lax import base as _base
 from jax_core._src.lax import dot as _dot
@@ -36,6 +36,7 @@ from jax_core._src.lax.gather_scatter import (
     ScatterOptions,
 )
 from jax_core._src.typing import ArrayLike, DType, DTypeLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 FftType = _fft.FftType
 

@@ -10,6 +10,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -18,7 +19,6 @@ from jax_core._src.interpreters.ad_util import (
     tangent_dtype,
 )
 from jax_core._src.interpreters.batching_util import vectorized_batcher
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext

@@ -19,11 +19,10 @@ from typing import Any, Unpack
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import bilinear_jvp, is_undefined_primal
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax.api import convert_element_type
 from jax_core._src.lax.convolution_shapes import (
     ConvDimensionNumbers,
@@ -49,6 +48,7 @@ from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 # -- the public functions ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ import numpy as np
 import jax_core._src.lax.api as lax
 from jax_core._src import dtypes
 from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import (
     JvpRule,
     TransposeRule,
@@ -43,7 +44,6 @@ from jax_core._src.interpreters.batching_util import (
     moveaxis,
     vectorized_batcher,
 )
-from jax_core._src.interpreters.staging import get_aval
 
 JvpFactory: TypeAlias = Callable[[Primitive], JvpRule]
 """Builds a primitive's jvp rule from the primitive (rules bind it for the primal output)."""

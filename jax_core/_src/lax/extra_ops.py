@@ -16,18 +16,18 @@ from typing import Any
 import numpy as np
 
 import jax_core._src.lax.api as lax
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import Zero, is_undefined_primal, per_arg_jvp
 from jax_core._src.interpreters.batching_util import vectorized_batcher
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax.base import is_float, is_real_float, lower_with, unop_abstract_eval
 from jax_core._src.lax.convolution_shapes import dilate_shape
 from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 Value = ir.Value[Any]
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import linear_jvp
@@ -23,6 +22,7 @@ from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 
 class FftType(enum.IntEnum):
@@ -86,7 +86,7 @@ def _transpose(ct: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int, ..
 
     if fft_type == FftType.RFFT:
         n = fft_lengths[-1]
-        from jax_core._src.interpreters.staging import get_aval
+        from jax_core._src.core.trace import get_aval
 
         aval = get_aval(ct)
         pad = [(0, 0, 0)] * (aval.ndim - 1) + [(0, n - aval.shape[-1], 0)]

@@ -18,7 +18,6 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, Rules
@@ -31,6 +30,7 @@ from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _bind(prim: Primitive, *args: Any, **params: Any) -> Array:

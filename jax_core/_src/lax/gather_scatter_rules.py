@@ -20,10 +20,10 @@ import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.ad_util import JvpRule
 from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_at_front, moveaxis
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax.shape_ops import broadcast_in_dim, iota, reshape
 

@@ -18,17 +18,27 @@ import numpy as np
 
 import jax_core._src.lax.api as lax
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.interpreters.ad_util import Zero, instantiate_zeros, is_undefined_primal, per_arg_jvp
-from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis, vectorized_batcher
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters.ad_util import (
+    Zero,
+    instantiate_zeros,
+    is_undefined_primal,
+    per_arg_jvp,
+)
+from jax_core._src.interpreters.batching_util import (
+    axis_size,
+    bdim_at_front,
+    moveaxis,
+    vectorized_batcher,
+)
 from jax_core._src.lax.base import is_any, is_real_float, naryop_abstract_eval, unop_abstract_eval
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 Value = ir.Value[Any]
 
@@ -245,9 +255,9 @@ def _rbg_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> 
 
 
 def _rbg_batch(args: Sequence[Any], dims: Sequence[int | None], *, shape: tuple[int, ...], **params: Any) -> tuple[list[Any], list[int | None]]:
+    from jax_core._src.lax.shape_ops import reshape
     from jax_core._src.lax.slicing import dynamic_update_slice
     from jax_core._src.lax.slicing import slice as lax_slice
-    from jax_core._src.lax.shape_ops import reshape
 
     (keys,), (d,) = args, dims
     if d is None:

@@ -12,16 +12,16 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.axis_env import axis_size
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import Zero, instantiate_zeros, linear_jvp, zero_jvp
 from jax_core._src.interpreters.batching import current_batch_axis
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
+from jax_core._src.typing.basearray import Array
 
 T = TypeVar("T")
 AxisName = Hashable
@@ -144,7 +144,7 @@ def pmin(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
 def pmean(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
     """The mean of ``x`` over the named axis."""
     from jax_core._src.lax import api as lax
-    from jax_core._src.tree_util import tree_map
+    from jax_core._src.tree.tree_util import tree_map
 
     n = 1
     for name in _axes_tuple(axis_name):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import (
     JvpRule,
     UndefinedPrimal,
@@ -24,7 +25,6 @@ from jax_core._src.interpreters.ad_util import (
     is_zero,
 )
 from jax_core._src.interpreters.batching_util import BatchRule
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 

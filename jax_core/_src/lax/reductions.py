@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import linear_jvp, zero_jvp
@@ -24,6 +23,7 @@ from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 Combiner = Callable[[ir.Value[Any], ir.Value[Any]], ir.Value[Any]]
 """Builds the scalar combination of two values inside a reduction body."""

@@ -15,18 +15,17 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import convert as _convert
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike, SupportsJaxArray
+from jax_core._src.typing.basearray import Array
 
 
 def _bind(prim: Primitive, *args: Any, **params: Any) -> Array:

@@ -13,12 +13,11 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import elementwise as _ew
 from jax_core._src.lax import gather_scatter as _gs
 from jax_core._src.lax.gather_scatter import GatherDimensionNumbers as GatherDimensionNumbers
@@ -34,6 +33,7 @@ from jax_core._src.lax.shape_ops import broadcast_in_dim, concatenate, pad, shap
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _bind(prim: Primitive, *args: Any, **params: Any) -> Array:

@@ -14,16 +14,16 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import Zero, is_zero
-from jax_core._src.interpreters.batching_util import bdim_at_front, axis_size
+from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 
 def sort(operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
@@ -37,7 +37,7 @@ def sort(operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1, is_stabl
         raise TypeError("sort requires at least one operand")
     if not 1 <= num_keys <= len(ops):
         raise ValueError(f"num_keys={num_keys} must be between 1 and len(operand)={len(ops)}")
-    from jax_core._src.interpreters.staging import get_aval
+    from jax_core._src.core.trace import get_aval
 
     ndim = get_aval(ops[0]).ndim
     if not -ndim <= dimension < ndim:
@@ -119,9 +119,9 @@ def _lower(ctx: LoweringRuleContext, *operands: ir.Value[Any], dimension: int, i
 
 def _gather_along(t: Any, perm: Any, dimension: int) -> Any:
     """``t`` permuted along ``dimension`` by ``perm`` (``take_along_axis`` as one gather)."""
+    from jax_core._src.core.trace import get_aval
     from jax_core._src.lax.gather_scatter import GatherDimensionNumbers, gather
     from jax_core._src.lax.shape_ops import expand_dims
-    from jax_core._src.interpreters.staging import get_aval
 
     ndim = get_aval(t).ndim
     batch = tuple(i for i in range(ndim) if i != dimension)
@@ -136,7 +136,7 @@ def _gather_along(t: Any, perm: Any, dimension: int) -> Any:
 
 
 def _jvp(primals: Sequence[Any], tangents: Sequence[Any], *, dimension: int, is_stable: bool, num_keys: int) -> tuple[list[Any], list[Any]]:
-    from jax_core._src.interpreters.staging import get_aval
+    from jax_core._src.core.trace import get_aval
     from jax_core._src.lax.shape_ops import broadcasted_iota
 
     shape = get_aval(primals[0]).shape
@@ -162,7 +162,7 @@ sort_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=_jvp, bat
 
 def top_k(operand: ArrayLike, k: int) -> tuple[Array, Array]:
     """The ``k`` largest entries along the last axis and their indices (ties: lower index first)."""
-    from jax_core._src.interpreters.staging import get_aval
+    from jax_core._src.core.trace import get_aval
     from jax_core._src.lax import api as lax
     from jax_core._src.lax.shape_ops import broadcasted_iota, rev
     from jax_core._src.lax.slicing import slice as lax_slice

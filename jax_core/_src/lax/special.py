@@ -18,17 +18,22 @@ import numpy as np
 
 import jax_core._src.lax.api as lax
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import DerivativeFn, per_arg_jvp, per_arg_jvp_with_ans
 from jax_core._src.interpreters.batching_util import broadcast_batcher, vectorized_batcher
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import special_impl as _impl
-from jax_core._src.lax.base import is_real_float, lower_with, naryop_abstract_eval, unop_abstract_eval
+from jax_core._src.lax.base import (
+    is_real_float,
+    lower_with,
+    naryop_abstract_eval,
+    unop_abstract_eval,
+)
 from jax_core._src.lax.control_flow.common import lower_fun
 from jax_core._src.lib.mlir import chlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 LowerRule = Callable[..., Any]
 

@@ -18,12 +18,12 @@ import numpy as np
 
 import jax_core._src.lax.api as lax
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax.base import broadcast_shapes
 from jax_core._src.lax.control_flow.loops import while_loop
 from jax_core._src.lax.reductions import reduce_or
 from jax_core._src.lax.shape_ops import broadcast_in_dim
+from jax_core._src.typing.basearray import Array
 
 Impl = Callable[..., Array]
 """A special-function program on equally shaped float32/float64 operands."""

@@ -18,6 +18,7 @@ import numpy as np
 
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad import jvp_jaxpr
 from jax_core._src.interpreters.ad_util import (
     JvpRule,
@@ -29,7 +30,7 @@ from jax_core._src.interpreters.ad_util import (
     tangent_dtype,
 )
 from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_at_front
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.control_flow.common import cached

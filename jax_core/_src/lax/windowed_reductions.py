@@ -21,13 +21,12 @@ from typing import Any, Protocol, overload
 import numpy as np
 
 from jax_core._src import config, dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad_util import JvpRule, linear_jvp
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import api as lax_api
 from jax_core._src.lax import elementwise as ew
 from jax_core._src.lax import reduction_rules as rr
@@ -39,8 +38,9 @@ from jax_core._src.lax.windowed_select import select_and_gather_add
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 
 def _monoid_lower(

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.lax import elementwise as ew
@@ -26,6 +25,7 @@ from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 # -- select_and_gather_add / select_and_scatter_add ------------------------------------------
 

@@ -19,7 +19,11 @@ import jaxlib.version as _jaxlib_version  # noqa: E402
 
 from jax_core.version import (  # noqa: E402
     MINIMUM_JAXLIB_VERSION as MINIMUM_JAXLIB_VERSION,
+)
+from jax_core.version import (
     SUPPORTED_API_VERSIONS as SUPPORTED_API_VERSIONS,
+)
+from jax_core.version import (
     __version__ as _jax_core_version,
 )
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.numpy import (
     creation,
@@ -28,6 +27,7 @@ from jax_core._src.numpy import (
 )
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _defer(binary: Callable[[ArrayLike, ArrayLike], Array], *, reflected: bool = False) -> Callable[[Any, Any], Any]:
@@ -219,7 +219,7 @@ class Shard:
 
 
 def _addressable_shards(self: Any) -> list[Shard]:
-    from jax_core._src.sharding import devices_indices_map
+    from jax_core._src.sharding.shardings import devices_indices_map
 
     check_not_deleted(self)
     index_map = devices_indices_map(self._sharding, self.shape)

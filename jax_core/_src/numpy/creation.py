@@ -8,16 +8,15 @@ import numpy as np
 from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import canonical_shape
-from jax_core._src.core.trace import Tracer
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype
 from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _is_sequence(obj: object) -> TypeIs[list[Any] | tuple[Any, ...]]:

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.lax import api as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 _LETTERS = string.ascii_letters
 

@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.lax.fft import FftType
 from jax_core._src.lax.fft import fft as lax_fft
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 
 def _resize(x: Array, axis: int, n: int) -> Array:

@@ -10,9 +10,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
+from jax_core._src.typing.basearray import Array
 
 _DIMENSION_NAME = r"\w+"
 _CORE_DIMENSION_LIST = "(?:{0:}(?:,{0:})*)?".format(_DIMENSION_NAME)

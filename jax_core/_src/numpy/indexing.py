@@ -17,7 +17,6 @@ import numpy as np
 from typing_extensions import TypeIs
 
 from jax_core._src import config, dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.errors import NonConcreteBooleanIndexError
 from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import api as lax
@@ -25,6 +24,7 @@ from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 _ArrayIndex: TypeAlias = Array | np.ndarray[Any, Any]
 _IndexItem: TypeAlias = slice | int | np.integer[Any] | _ArrayIndex | None

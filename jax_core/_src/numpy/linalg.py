@@ -14,12 +14,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.lax import linalg as lax_linalg
 from jax_core._src.numpy import indexing_funcs, manipulation, products, reductions
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, promote_dtypes_inexact
+from jax_core._src.numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    jitted,
+    promote_dtypes_inexact,
+)
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 
 class EighResult(NamedTuple):

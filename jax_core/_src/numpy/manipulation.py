@@ -9,7 +9,6 @@ from typing import Any, Literal, TypeAlias, overload
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops, slicing
@@ -23,6 +22,7 @@ from jax_core._src.numpy.util import (
     promote_dtypes,
 )
 from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 PadMode: TypeAlias = Literal[
     "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric", "wrap", "empty"
@@ -675,7 +675,7 @@ def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | N
     idx = _concrete_indices("delete", obj, n)
     if idx.dtype == np.bool_:
         if idx.shape != (n,):
-            raise ValueError(f"np.delete(arr, obj): for boolean indices, obj must be one-dimensional with length matching specified axis.")
+            raise ValueError("np.delete(arr, obj): for boolean indices, obj must be one-dimensional with length matching specified axis.")
         keep = ~idx
     else:
         if not np.issubdtype(idx.dtype, np.integer) and idx.size:

@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax.bitcast import bitcast_convert_type
 from jax_core._src.numpy import ufuncs
@@ -28,6 +27,7 @@ from jax_core._src.numpy.util import (
     promote_dtypes_numeric,
 )
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 _INT_FOR_BITS: dict[int, np.dtype[Any]] = {16: np.dtype(np.int16), 32: np.dtype(np.int32), 64: np.dtype(np.int64)}
 _UINT_FOR_BITS: dict[int, np.dtype[Any]] = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}

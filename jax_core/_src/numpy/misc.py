@@ -9,11 +9,11 @@ from typing import IO, Any, cast
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.lax import api as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 ComplexWarning = np.exceptions.ComplexWarning
 """Warning raised when complex values are cast to a real dtype (NumPy's class)."""

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops, slicing
@@ -23,6 +22,7 @@ from jax_core._src.numpy.util import (
     promote_dtypes_inexact,
 )
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 
 def _bcast2(a: Array, b: Array) -> tuple[Array, Array]:

@@ -9,12 +9,18 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import dot as lax_dot
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes, user_dtype
+from jax_core._src.numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes,
+    user_dtype,
+)
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _promote(name: str, *args: ArrayLike) -> list[Array]:

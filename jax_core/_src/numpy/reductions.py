@@ -10,13 +10,13 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import reductions as lax_red
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 Axis: TypeAlias = int | Sequence[int] | None
 """What ``axis`` parameters accept: one axis, several, or ``None`` for all of them."""

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
+from jax_core._src.typing.basearray import Array
 
 
 class ScalarType:

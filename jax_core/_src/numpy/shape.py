@@ -6,13 +6,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import canonical_shape
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.base import broadcast_shapes as _broadcast_shapes
-from jax_core._src.numpy.util import canonicalize_axes, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
+from jax_core._src.numpy.util import (
+    canonicalize_axes,
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes,
+)
 from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 
 def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:

@@ -8,13 +8,20 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.lax import sorting as lax_sort
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, promote_dtypes, user_dtype
+from jax_core._src.numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    jitted,
+    promote_dtypes,
+    user_dtype,
+)
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 
 def _prep(name: str, a: ArrayLike, axis: int | None) -> tuple[Array, int]:

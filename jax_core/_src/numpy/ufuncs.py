@@ -8,13 +8,18 @@ from typing import ParamSpec, TypeAlias, TypeVar
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.numpy.shape import broadcast_shapes
-from jax_core._src.numpy.util import check_arraylike, check_for_prngkeys, promote_dtypes, promote_dtypes_inexact
+from jax_core._src.numpy.util import (
+    check_arraylike,
+    check_for_prngkeys,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
 from jax_core._src.transforms.jit import make_jit
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")

@@ -8,12 +8,11 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
-from jax_core._src.core.trace import Tracer
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
 from jax_core._src.typing import ArrayLike, DTypeLike
+from jax_core._src.typing.basearray import Array
 
 _SCALARS = (bool, int, float, complex, np.generic)
 _P = ParamSpec("_P")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from jax_core._src.basearray import Array
 from jax_core._src.lax import api as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike, /) -> Array:

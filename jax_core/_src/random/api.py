@@ -14,9 +14,8 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import canonical_shape
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.numpy import creation
 from jax_core._src.random import threefry
 from jax_core._src.random.keys import KeyTy, PRNGImpl, check_key_data, key_impl_of, prngs
@@ -29,6 +28,7 @@ from jax_core._src.random.primitives import (
     random_wrap_p,
 )
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 DEFAULT_PRNG_IMPL = threefry.threefry_prng_impl.name
 """The implementation ``key`` and raw keys use by default (JAX's ``jax_default_prng_impl``)."""

@@ -22,13 +22,13 @@ import numpy as np
 from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.typing.basearray import Array
 
 if TYPE_CHECKING:
     from jax_core._src.core.jaxpr import JaxprEqn
     from jax_core._src.core.primitive import LowerRule
-    from jax_core._src.sharding import Device, Sharding
+    from jax_core._src.sharding.shardings import Device, Sharding
 
 Shape = tuple[int, ...]
 """A static shape."""

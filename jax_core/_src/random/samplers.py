@@ -17,9 +17,8 @@ import numpy as np
 
 from jax_core import numpy as jnp
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import canonical_shape
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import stop_gradient
@@ -27,6 +26,7 @@ from jax_core._src.lax.bitcast import bitcast_convert_type
 from jax_core._src.random.api import check_prng_key, random_bits, split_keys
 from jax_core._src.transforms.api import jit
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 Shape = tuple[int, ...]
 UINT_DTYPES: dict[int, np.dtype[Any]] = {

@@ -18,13 +18,11 @@ import numpy as np
 
 from jax_core import numpy as jnp
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray, canonical_shape
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad_util import Zero, is_zero
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import stop_gradient
@@ -48,6 +46,7 @@ from jax_core._src.random.samplers import (
 from jax_core._src.transforms.api import jit
 from jax_core._src.transforms.vmap_api import vmap
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
+from jax_core._src.typing.basearray import Array
 
 Shape = tuple[int, ...]
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.basearray import Array
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lax import api as lax
 from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.lax.control_flow.loops import fori_loop
 from jax_core._src.random.keys import PRNGImpl, Shape, register_prng
+from jax_core._src.typing.basearray import Array
 
 _U32 = np.dtype(np.uint32)
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))

@@ -14,13 +14,13 @@ import numpy as np
 from typing_extensions import TypeIs
 
 from jax_core._src import config, dtypes
-from jax_core._src.basearray import Array
+from jax_core._src.backend import client
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib import jax_ext
-from jax_core._src.runtime import client
+from jax_core._src.typing.basearray import Array
 
 if TYPE_CHECKING:
-    from jax_core._src.sharding import Device
+    from jax_core._src.sharding.shardings import Device
 
 # jaxlib's C++ class is untyped: its instances are ``Any`` to checkers, and the
 # Python surface installed on it below is declared on ``jax_core.Array``.
@@ -115,7 +115,7 @@ def _value(self: Any) -> np.ndarray[Any, Any]:
 
 def _assemble_shards(self: Any) -> np.ndarray[Any, Any]:
     """Builds the global value from the addressable shards (jaxlib would return shard 0)."""
-    from jax_core._src.sharding import devices_indices_map
+    from jax_core._src.sharding.shardings import devices_indices_map
 
     out: np.ndarray[Any, Any] = np.empty(self.shape, self.dtype)
     index_map = devices_indices_map(self._sharding, self.shape)
@@ -135,7 +135,7 @@ def _assemble_shards(self: Any) -> np.ndarray[Any, Any]:
 
 def _sharding_property(self: Any) -> Any:
     """The array's jax_core ``Sharding`` (jaxlib's native C++ shardings are mapped)."""
-    from jax_core._src.sharding import from_cpp_sharding
+    from jax_core._src.sharding.shardings import from_cpp_sharding
 
     return from_cpp_sharding(self._sharding)
 

@@ -9,14 +9,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from jax_core._src import dtypes
+from jax_core._src.backend import client
+from jax_core._src.backend.client import CompileOptions, CppSharding, LoadedExecutable
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib import jax_ext, xla_client
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
-from jax_core._src.runtime import client
-from jax_core._src.runtime.client import CompileOptions, CppSharding, LoadedExecutable
 
 if TYPE_CHECKING:
-    from jax_core._src.sharding import Device
+    from jax_core._src.sharding.shardings import Device
 
 # ``xla_client.CompileOptions`` comes from the stubless ``_jax`` extension (see client.py).
 _xc: ModuleType = xla_client

@@ -16,7 +16,7 @@ from jax_core._src import config
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, set_default_impl
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.core.trace import get_aval
 from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.compile import Executable, compile_module

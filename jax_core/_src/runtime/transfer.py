@@ -27,23 +27,23 @@ import numpy as np
 
 from jax_core._src import config, dtypes
 from jax_core._src import lib as _lib
-from jax_core._src.basearray import Array
+from jax_core._src.backend import client
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.runtime import client
 from jax_core._src.runtime.array import (
     ArrayImpl,
     _to_numpy_canonical,  # pyright: ignore[reportPrivateUsage]
     check_not_deleted,
     device_put_host,
 )
-from jax_core._src.sharding import (
+from jax_core._src.sharding.shardings import (
     Device,
     Sharding,
     SingleDeviceSharding,
     from_cpp_sharding,
 )
-from jax_core._src.tree_util import broadcast_prefix, tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import broadcast_prefix, tree_flatten, tree_unflatten
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 __all__ = ["device_get", "device_put", "ensure_single_device"]
 

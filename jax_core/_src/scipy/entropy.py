@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+import jax_core.numpy as jnp
+from jax_core import lax
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.scipy.special import promote_args_inexact
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
-from jax_core import lax
-import jax_core.numpy as jnp
+from jax_core._src.typing.basearray import Array
 
 
 def _c(x: Array, v: float) -> Array:

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.basearray import Array
+import jax_core.numpy as jnp
 from jax_core._src.scipy.special import promote_args_inexact
 from jax_core._src.typing import ArrayLike
-import jax_core.numpy as jnp
+from jax_core._src.typing.basearray import Array
 
 __all__ = ["dct", "dctn", "idct", "idctn"]
 

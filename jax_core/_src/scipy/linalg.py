@@ -6,13 +6,13 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from jax_core._src.basearray import Array
+import jax_core.numpy as jnp
+from jax_core import lax
 from jax_core._src.lax import linalg as lax_linalg
 from jax_core._src.numpy.util import check_arraylike, promote_dtypes
 from jax_core._src.scipy.special import promote_args_inexact
 from jax_core._src.typing import ArrayLike
-from jax_core import lax
-import jax_core.numpy as jnp
+from jax_core._src.typing.basearray import Array
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh", "expm", "inv", "lu", "lu_factor",
            "lu_solve", "qr", "solve", "solve_triangular", "svd"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import jax_core.numpy as jnp
-from jax_core._src.basearray import Array
 from jax_core._src.lax.convolution import conv_general_dilated
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes_inexact
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 __all__ = ["convolve", "convolve2d", "correlate", "correlate2d"]
 

@@ -13,14 +13,14 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
+import jax_core.numpy as jnp
+from jax_core import lax
 from jax_core._src import dtypes
-from jax_core._src.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes_inexact
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
-from jax_core import lax
-import jax_core.numpy as jnp
+from jax_core._src.typing.basearray import Array
 
 __all__ = [
     "betaln", "digamma", "entr", "erf", "erfc", "erfinv", "expit", "gamma", "gammaln", "i0", "i0e",

@@ -10,14 +10,23 @@ import math
 
 import numpy as np
 
-from jax_core._src.basearray import Array
+import jax_core.numpy as jnp
+from jax_core import lax
 from jax_core._src.lax import linalg as lax_linalg
 from jax_core._src.scipy.special import (
-    betainc, betaln, gammainc, gammaincc, log_ndtr, ndtr, ndtri, promote_args_inexact, xlog1py, xlogy,
+    betainc,
+    betaln,
+    gammainc,
+    gammaincc,
+    log_ndtr,
+    ndtr,
+    ndtri,
+    promote_args_inexact,
+    xlog1py,
+    xlogy,
 )
 from jax_core._src.typing import ArrayLike
-from jax_core import lax
-import jax_core.numpy as jnp
+from jax_core._src.typing.basearray import Array
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 

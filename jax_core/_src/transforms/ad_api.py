@@ -14,10 +14,17 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.jaxpr import eval_jaxpr
 from jax_core._src.core.source_info import function_location
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad
-from jax_core._src.interpreters.ad_util import UndefinedPrimal, Zero, instantiate_zeros, tangent_aval, zeros_like_aval
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
-from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
+from jax_core._src.interpreters.ad_util import (
+    UndefinedPrimal,
+    Zero,
+    instantiate_zeros,
+    tangent_aval,
+    zeros_like_aval,
+)
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 # Typing jvp, vjp, linearize and linear_transpose: one overload per number of primals (1..4),
 # a TypeVar per primal, so the function, its primals and tangents/cotangents must agree.

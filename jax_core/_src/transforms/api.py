@@ -7,14 +7,14 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Concatenate, Generic, Literal, ParamSpec, Protocol, TypeVar, overload
 
 from jax_core._src import config
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.trace import Tracer
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.transforms.jit import abstractify, make_jit
 from jax_core._src.transforms.stages import Lowered, Traced
-from jax_core._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
+from jax_core._src.typing.basearray import Array
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")

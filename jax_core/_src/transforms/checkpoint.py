@@ -17,7 +17,7 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.source_info import SourceInfo
-from jax_core._src.core.trace import set_current_trace
+from jax_core._src.core.trace import get_aval, set_current_trace
 from jax_core._src.interpreters.call_rules import call_batch, call_jvp, call_transpose
 from jax_core._src.interpreters.partial_eval import (
     PartialEvalTrace,
@@ -30,14 +30,13 @@ from jax_core._src.interpreters.staging import (
     JaxprTrace,
     JaxprTracer,
     convert_constvars_to_invars,
-    get_aval,
     trace_to_jaxpr,
 )
-from jax_core._src.transforms import checkpoint_policies as checkpoint_policies
-from jax_core._src.transforms.checkpoint_policies import nothing_saveable
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jax_core._src.transforms import checkpoint_policies as checkpoint_policies
+from jax_core._src.transforms.checkpoint_policies import nothing_saveable
+from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -17,14 +17,23 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.source_info import function_location
-from jax_core._src.core.trace import current_trace, eval_trace
-from jax_core._src.interpreters.ad_util import UndefinedPrimal, Zero, instantiate_zeros, tangent_aval
+from jax_core._src.core.trace import current_trace, eval_trace, get_aval
+from jax_core._src.interpreters.ad_util import (
+    UndefinedPrimal,
+    Zero,
+    instantiate_zeros,
+    tangent_aval,
+)
 from jax_core._src.interpreters.batching import batch_jaxpr, vmap_flat
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
-from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_invars, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.staging import (
+    DebugInfo,
+    convert_constvars_to_invars,
+    trace_to_jaxpr,
+)
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
+from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")
@@ -192,7 +201,7 @@ class custom_jvp(Generic[P, R]):
                 contrib = fn(t, out, *primals)
                 total = contrib if total is None else _tree_add(total, contrib)
             if total is None:
-                from jax_core._src.tree_util import tree_map
+                from jax_core._src.tree.tree_util import tree_map
 
                 total = tree_map(lambda o: instantiate_zeros(Zero.from_primal_value(o)), out)
             return out, total
@@ -253,7 +262,7 @@ class custom_jvp(Generic[P, R]):
 
 def _tree_add(a: Any, b: Any) -> Any:
     from jax_core._src.interpreters.ad_util import add_tangents
-    from jax_core._src.tree_util import tree_map
+    from jax_core._src.tree.tree_util import tree_map
 
     return tree_map(add_tangents, a, b)
 

@@ -20,22 +20,42 @@ from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar, cast
 import numpy as np
 
 from jax_core._src import config, dtypes
-from jax_core._src.basearray import Array
-from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
+from jax_core._src.backend.client import CppSharding
+from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer, current_trace, eval_trace
-from jax_core._src.interpreters.call_rules import call_batch, call_jvp, call_partial_eval, call_transpose
-from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_invars, get_aval, trace_to_jaxpr
+from jax_core._src.core.trace import Tracer, current_trace, eval_trace, get_aval
+from jax_core._src.interpreters.call_rules import (
+    call_batch,
+    call_jvp,
+    call_partial_eval,
+    call_transpose,
+)
+from jax_core._src.interpreters.staging import (
+    DebugInfo,
+    convert_constvars_to_invars,
+    trace_to_jaxpr,
+)
 from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
-from jax_core._src.lowering.lower_jaxpr import LoweredModule, LoweringRuleContext, lower_closed_jaxpr
+from jax_core._src.lowering.lower_jaxpr import (
+    LoweredModule,
+    LoweringRuleContext,
+    lower_closed_jaxpr,
+)
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
-from jax_core._src.runtime.client import CppSharding
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.transfer import to_device_input
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
-from jax_core._src.tree_util import PyTreeDef, default_registry, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from jax_core._src.tree.tree_util import (
+    PyTreeDef,
+    default_registry,
+    keystr,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_unflatten,
+)
+from jax_core._src.typing.basearray import Array
 
 if TYPE_CHECKING:
     from jax_core._src.transforms.api import Jitted
@@ -390,7 +410,7 @@ def _check_hashable(x: Any, what: str) -> Any:
 
 
 def _jax_sharding(exe: Executable) -> CppSharding:
-    from jax_core._src.runtime import client
+    from jax_core._src.backend import client
 
     return client.single_device_sharding(exe.device)
 

@@ -15,11 +15,11 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from jax_core._src.runtime.client import local_devices
-from jax_core._src.sharding import Device
+from jax_core._src.backend.client import local_devices
+from jax_core._src.sharding.shardings import Device
 from jax_core._src.transforms.api import Jitted, jit
 from jax_core._src.transforms.vmap_api import vmap
-from jax_core._src.tree_util import tree_leaves
+from jax_core._src.tree.tree_util import tree_leaves
 
 P = ParamSpec("P")
 R = TypeVar("R")

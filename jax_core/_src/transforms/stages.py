@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
+from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
 from jax_core._src.runtime.compile import Executable
-from jax_core._src.tree_util import PyTreeDef, tree_unflatten
+from jax_core._src.tree.tree_util import PyTreeDef, tree_unflatten
 
 P = ParamSpec("P")
 R = TypeVar("R", covariant=True)

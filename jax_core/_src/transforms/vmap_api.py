@@ -7,9 +7,9 @@ import inspect
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ParamSpec, TypeVar
 
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.batching import infer_axis_size, vmap_flat
-from jax_core._src.interpreters.staging import get_aval
-from jax_core._src.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
 R = TypeVar("R")

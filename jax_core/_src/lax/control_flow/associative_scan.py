@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from jax_core._src.interpreters.staging import get_aval
-from jax_core._src.tree_util import tree_flatten, tree_unflatten
+from jax_core._src.core.trace import get_aval
+from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
 
 T = TypeVar("T")
 

@@ -22,14 +22,18 @@ from jax_core._src import config
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
 from jax_core._src.core.source_info import function_location
-from jax_core._src.core.trace import Tracer, current_trace, set_current_trace
+from jax_core._src.core.trace import Tracer, current_trace, get_aval, set_current_trace
 from jax_core._src.interpreters.batching import BatchTrace, current_batch_axis
 from jax_core._src.interpreters.batching_util import matchaxis
-from jax_core._src.interpreters.staging import DebugInfo, convert_constvars_to_invars, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.staging import (
+    DebugInfo,
+    convert_constvars_to_invars,
+    trace_to_jaxpr,
+)
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import lower_jaxpr_body
-from jax_core._src.tree_util import (
+from jax_core._src.tree.tree_util import (
     PyTreeDef,
     equality_errors,
     equality_errors_pytreedef,
@@ -38,7 +42,6 @@ from jax_core._src.tree_util import (
     tree_flatten_with_path,
     tree_unflatten,
 )
-
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -17,11 +17,10 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from jax_core._src import config
-from jax_core._src.basearray import Array
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Var, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad import jvp_jaxpr, transpose_jaxpr
 from jax_core._src.interpreters.ad_util import (
     Zero,
@@ -32,8 +31,12 @@ from jax_core._src.interpreters.ad_util import (
     zeros_like_aval,
 )
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
-from jax_core._src.interpreters.partial_eval import PartialEvalTrace, merge_outputs, partial_eval_jaxpr
-from jax_core._src.interpreters.staging import DebugInfo, get_aval, trace_to_jaxpr
+from jax_core._src.interpreters.partial_eval import (
+    PartialEvalTrace,
+    merge_outputs,
+    partial_eval_jaxpr,
+)
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax.control_flow.common import (
     batch_axis_name,
     batch_jaxpr_axes,
@@ -50,8 +53,9 @@ from jax_core._src.lax.control_flow.common import (
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
 from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
 
 _no_operand_sentinel: Any = object()
 

@@ -23,12 +23,11 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad import jvp_jaxpr
 from jax_core._src.interpreters.ad_util import Zero, instantiate_zeros, is_zero, tangent_aval
 from jax_core._src.interpreters.batching_util import axis_size, broadcast_batch, moveaxis
 from jax_core._src.interpreters.partial_eval import PartialEvalTrace, partial_eval_jaxpr
-from jax_core._src.interpreters.staging import get_aval
 from jax_core._src.lax.control_flow.common import (
     batch_axis_name,
     batch_jaxpr_axes,
@@ -48,7 +47,13 @@ from jax_core._src.lax.control_flow.common import (
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, lower_jaxpr_body
-from jax_core._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten, treedef_is_leaf
+from jax_core._src.tree.tree_util import (
+    PyTreeDef,
+    tree_flatten,
+    tree_map,
+    tree_unflatten,
+    treedef_is_leaf,
+)
 
 T = TypeVar("T")
 
@@ -103,7 +108,7 @@ def while_loop(cond_fun: Callable[[T], Any], body_fun: Callable[[T], T], init_va
 def _trace_while(
     cond_fun: Callable[..., Any], body_fun: Callable[..., Any], in_tree: PyTreeDef, avals: Sequence[ShapedArray]
 ) -> tuple[ClosedJaxpr, list[Any], ClosedJaxpr, list[Any], PyTreeDef]:
-    from jax_core._src.tree_util import treedef_tuple
+    from jax_core._src.tree.tree_util import treedef_tuple
 
     args_tree = treedef_tuple([in_tree])
     cond_j, cond_consts, cond_tree = trace_fun(cond_fun, args_tree, avals, "while_cond")
@@ -124,8 +129,8 @@ def _asarray(x: Any) -> Any:
 
 def promote_weak_typed_inputs(vals: Sequence[Any], in_avals: Sequence[ShapedArray], out_avals: Sequence[ShapedArray]) -> tuple[list[Any], bool]:
     """Weakly-typed initial carries converted to the type the body returns (as JAX does)."""
+    from jax_core._src.dtypes.promotion import result_type
     from jax_core._src.lax import api as lax_api
-    from jax_core._src.type_promotion import result_type
 
     out: list[Any] = []
     changed = False

@@ -22,7 +22,7 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import Tracer, set_current_trace
+from jax_core._src.core.trace import Tracer, get_aval, set_current_trace
 from jax_core._src.interpreters.ad import backward_pass, jvp_jaxpr
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
@@ -35,8 +35,11 @@ from jax_core._src.interpreters.ad_util import (
     zeros_like_aval,
 )
 from jax_core._src.interpreters.batching_util import axis_size, broadcast_batch, moveaxis
-from jax_core._src.interpreters.partial_eval import PartialEvalTrace, merge_outputs, partial_eval_jaxpr
-from jax_core._src.interpreters.staging import get_aval
+from jax_core._src.interpreters.partial_eval import (
+    PartialEvalTrace,
+    merge_outputs,
+    partial_eval_jaxpr,
+)
 from jax_core._src.lax.control_flow.common import (
     AvalRepr,
     batch_axis_name,
@@ -56,7 +59,7 @@ from jax_core._src.lax.control_flow.common import (
 from jax_core._src.lax.control_flow.loops import promote_weak_typed_inputs, while_flat
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 Carry = TypeVar("Carry")
 X = TypeVar("X")

@@ -5,7 +5,7 @@ import contextlib
 import numpy as np
 import threading
 from collections.abc import Generator, Iterator, Sequence
-from jax_core._src.basearray import Array as Array
+from jax_core._src.typing.basearray import Array as Array
 from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError as ConcretizationTypeError, TracerArrayConversionError as TracerArrayConversionError, TracerBoolConversionError as TracerBoolConversionError, TracerIntegerConversionError as TracerIntegerConversionError, UnexpectedTracerError as UnexpectedTracerError
 from jax_core._src.core.primitive import Primitive as Primitive

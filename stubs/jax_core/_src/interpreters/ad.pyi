@@ -7,7 +7,12 @@ from jax_core._src.core.primitive import Primitive as Primitive
 from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, set_current_trace as set_current_trace
 from jax_core._src.interpreters.ad_util import UndefinedPrimal as UndefinedPrimal, Zero as Zero, add_tangents as add_tangents, instantiate_zeros as instantiate_zeros, is_differentiable as is_differentiable, tangent_aval as tangent_aval
 from jax_core._src.interpreters.partial_eval import PartialEvalTrace as PartialEvalTrace
-from jax_core._src.interpreters.staging import DebugInfo as DebugInfo, JaxprTrace as JaxprTrace, get_aval as get_aval, trace_to_jaxpr as trace_to_jaxpr
+from jax_core._src.interpreters.staging import (
+    DebugInfo as DebugInfo,
+    JaxprTrace as JaxprTrace,
+    trace_to_jaxpr as trace_to_jaxpr,
+)
+from jax_core._src.core.trace import get_aval as get_aval
 from typing import Any
 
 class JVPTracer(Tracer):

@@ -3,8 +3,8 @@
 jaxlib's ``_jax`` extension ships no stubs. The classes of it that appear in
 signatures (``Device``, ``DeviceList`` and the C++ ``Sharding`` base) are declared
 here for the type checkers under ``TYPE_CHECKING`` and are jaxlib's own classes at
-run time. Used by :mod:`jax_core._src.mesh`, :mod:`jax_core._src.partition_spec`,
-:mod:`jax_core._src.op_shardings` and :mod:`jax_core._src.sharding`.
+run time. Used by :mod:`jax_core._src.sharding.mesh`, :mod:`jax_core._src.sharding.partition_spec`,
+:mod:`jax_core._src.sharding.op_shardings` and :mod:`jax_core._src.sharding.shardings`.
 """
 
 from __future__ import annotations

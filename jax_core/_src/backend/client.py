@@ -12,7 +12,7 @@ from jax_core._src.lib import jax_ext, xla_client
 
 if TYPE_CHECKING:
     from jax_core._src.lib.mlir import ir
-    from jax_core._src.sharding import Device
+    from jax_core._src.sharding.shardings import Device
 
 # ``xla_client`` is typed, but what it re-exports from the stubless ``_jax`` extension
 # (``make_cpu_client``'s ``Client``) is unknown to checkers: it is reached through
@@ -98,7 +98,7 @@ class CppSharding(Protocol):
     """A sharding of jaxlib's C++ runtime (here ``_jax.SingleDeviceSharding``).
 
     jax_core only passes these back to jaxlib (transfers, result handlers, the jit
-    fast path); :func:`jax_core._src.sharding.from_cpp_sharding` maps them to
+    fast path); :func:`jax_core._src.sharding.shardings.from_cpp_sharding` maps them to
     jax_core shardings.
     """
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     # Only for checkers: these modules import the runtime, which imports this module.
     from jax_core._src.numpy.array_methods import Shard
     from jax_core._src.numpy.indexing import IndexUpdateHelper
-    from jax_core._src.sharding import Device, Sharding
+    from jax_core._src.sharding.shardings import Device, Sharding
     from jax_core._src.typing import ArrayLike, DTypeLike
 
     Index: TypeAlias = None | SupportsIndex | slice | EllipsisType | ArrayLike | tuple[Any, ...]

@@ -5,7 +5,7 @@ of its leaves: ``SequenceKey`` for an element of a tuple or list, ``DictKey``
 for a dict value, ``GetAttrKey`` for an attribute of a namedtuple or dataclass,
 ``FlattenedIndexKey`` for a child of a node registered without keys, or a custom
 node's own keys. ``tree_map_with_path``, which shares ``tree_map``'s handling of
-mismatched trees, is in :mod:`jax_core._src.tree_util`.
+mismatched trees, is in :mod:`jax_core._src.tree.tree_util`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, overload
 
-from jax_core._src.tree_core import (
+from jax_core._src.tree.flatten import (
     DictKey,
     FlattenedIndexKey,
     GetAttrKey,

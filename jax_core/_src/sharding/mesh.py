@@ -1,9 +1,9 @@
 """Device meshes (``jax.sharding.Mesh``): an array of devices with named axes.
 
 A :class:`Mesh` arranges devices in a grid whose axes have names; a
-:class:`~jax_core._src.partition_spec.PartitionSpec` then names the mesh axes each
+:class:`~jax_core._src.sharding.partition_spec.PartitionSpec` then names the mesh axes each
 array dimension is split over, and the two together make a
-:class:`~jax_core._src.sharding.NamedSharding`. :func:`make_mesh` builds a mesh of a
+:class:`~jax_core._src.sharding.shardings.NamedSharding`. :func:`make_mesh` builds a mesh of a
 given shape from the first devices. :class:`AxisType` is recorded per axis.
 """
 
@@ -19,8 +19,8 @@ from typing import Any, NoReturn, cast, final
 import numpy as np
 
 from jax_core._src import lib as _lib
-from jax_core._src.runtime import client as _client
-from jax_core._src.sharding_types import AxisName, Device, DeviceList
+from jax_core._src.backend import client as _client
+from jax_core._src.sharding.jaxlib_types import AxisName, Device, DeviceList
 
 _jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
 

@@ -16,7 +16,7 @@ types at runtime.
 
 This is the bottom of the pytree modules (``tree_paths``, ``tree_errors``,
 ``tree_registration`` and ``tree_util`` build on it); import the API from
-:mod:`jax_core._src.tree_util`, which re-exports all of it.
+:mod:`jax_core._src.tree.tree_util`, which re-exports all of it.
 """
 
 from __future__ import annotations
@@ -306,10 +306,10 @@ default_registry: Final[PyTreeRegistry] = _cxx_default_registry()
 
 
 # ``__module__``/``__name__`` let a PyTreeDef that refers to this registry be
-# pickled by reference. The reference names ``jax_core._src.tree_util``, the
+# pickled by reference. The reference names ``jax_core._src.tree.tree_util``, the
 # module the API is imported from: importing it on unpickling also registers the
 # node types registered in Python (``OrderedDict``, ``defaultdict``, ``Partial``).
-cast(Any, default_registry).__module__ = "jax_core._src.tree_util"
+cast(Any, default_registry).__module__ = "jax_core._src.tree.tree_util"
 cast(Any, default_registry).__name__ = "default_registry"
 
 

@@ -2,7 +2,7 @@
 
 Which slice of an array each device position holds under an ``HloSharding``, how
 many ways each dimension is split, and equality up to replication. Used by
-:mod:`jax_core._src.sharding` for ``devices_indices_map``, ``shard_shape`` and
+:mod:`jax_core._src.sharding.shardings` for ``devices_indices_map``, ``shard_shape`` and
 sharding equivalence.
 """
 
@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from jax_core._src import lib as _lib
-from jax_core._src.sharding_types import HloSharding, Index, Shape
+from jax_core._src.sharding.jaxlib_types import HloSharding, Index, Shape
 
 _xc: ModuleType = getattr(_lib, "xla_client")  # noqa: B009  (typed as ModuleType on purpose)
 

@@ -31,7 +31,13 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Final, Literal, TypeVar, cast, overload
 
-from jax_core._src.tree_core import (
+from jax_core._src.tree.errors import (
+    equality_errors,
+    equality_errors_pytreedef,
+    iter_prefix_errors,
+    prefix_errors,
+)
+from jax_core._src.tree.flatten import (
     DictKey,
     FlattenedIndexKey,
     GetAttrKey,
@@ -57,14 +63,8 @@ from jax_core._src.tree_core import (
     treedef_is_strict_leaf,
     treedef_tuple,
 )
-from jax_core._src.tree_errors import (
-    equality_errors,
-    equality_errors_pytreedef,
-    iter_prefix_errors,
-    prefix_errors,
-)
-from jax_core._src.tree_paths import keystr, tree_flatten_with_path, tree_leaves_with_path
-from jax_core._src.tree_registration import (
+from jax_core._src.tree.paths import keystr, tree_flatten_with_path, tree_leaves_with_path
+from jax_core._src.tree.registration import (
     Partial,
     register_dataclass,
     register_pytree_node,

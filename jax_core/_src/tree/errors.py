@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jax_core._src.tree_core import (
+from jax_core._src.tree.flatten import (
     KeyPath,
     PyTreeDef,
     flatten_one_level,
@@ -22,7 +22,7 @@ from jax_core._src.tree_core import (
     tree_unflatten,
     treedef_is_strict_leaf,
 )
-from jax_core._src.tree_paths import keystr
+from jax_core._src.tree.paths import keystr
 
 __all__ = ["equality_errors", "equality_errors_pytreedef", "iter_prefix_errors", "prefix_errors"]
 

@@ -17,7 +17,7 @@ import operator
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
-from jax_core._src.tree_core import DictKey, KeyLeafPair, default_registry
+from jax_core._src.tree.flatten import DictKey, KeyLeafPair, default_registry
 
 __all__ = [
     "Partial",

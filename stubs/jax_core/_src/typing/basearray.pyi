@@ -1,11 +1,11 @@
-# GENERATED from jax_core/_src/basearray.py by tools/gen_overlays.py (mypy stubgen): do not edit.
+# GENERATED from jax_core/_src/typing/basearray.py by tools/gen_overlays.py (mypy stubgen): do not edit.
 # Shipped beside the module in the wheel; read by pyright in the repository (stubPath).
 import abc
 import numpy as np
 from collections.abc import Iterator, Sequence
 from jax_core._src.numpy.array_methods import Shard as Shard
 from jax_core._src.numpy.indexing import IndexUpdateHelper as IndexUpdateHelper
-from jax_core._src.sharding import Device as Device, Sharding as Sharding
+from jax_core._src.sharding.shardings import Device as Device, Sharding as Sharding
 from jax_core._src.typing import ArrayLike as ArrayLike, DTypeLike as DTypeLike
 from types import EllipsisType
 from typing import Any, ClassVar, SupportsIndex, TypeAlias, overload

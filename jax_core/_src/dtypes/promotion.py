@@ -13,8 +13,14 @@ from typing import Any, Final, Literal, overload
 import numpy as np
 
 from jax_core._src import config
-from jax_core._src.typing import DType, DTypeLike
-from jax_core._src.dtypes import (
+from jax_core._src.dtypes.canonicalize import (
+    canonicalize_dtype,
+    default_float_dtype,
+    default_types,
+    dtype,
+    is_weakly_typed,
+)
+from jax_core._src.dtypes.scalar_types import (
     CUSTOM_FLOAT_DTYPES,
     CUSTOM_FLOAT_SCALAR_TYPES,
     FLOAT4_DTYPES,
@@ -26,13 +32,8 @@ from jax_core._src.dtypes import (
     UNSIGNED_INTN_SCALAR_TYPES,
     WEAK_PYTHON_TYPES,
     bfloat16,
-    canonicalize_dtype,
-    default_float_dtype,
-    default_types,
-    dtype,
-    is_weakly_typed,
 )
-
+from jax_core._src.typing import DType, DTypeLike
 
 # ---------------------------------------------------------------------------
 # The type promotion lattice.

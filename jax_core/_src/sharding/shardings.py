@@ -28,11 +28,11 @@ way, for code that wants jaxlib's native objects (its C++ fast paths).
 Where the pieces live
 ---------------------
 :class:`Mesh`, :class:`AxisType` and :func:`make_mesh` are in
-:mod:`jax_core._src.mesh`; :class:`PartitionSpec`, ``P`` and spec validation in
-:mod:`jax_core._src.partition_spec`; reading ``HloSharding``s in
-:mod:`jax_core._src.op_shardings`; jaxlib's ``Device``/``DeviceList`` and the shared
-type aliases in :mod:`jax_core._src.sharding_types`. This module re-exports them, so
-``jax_core._src.sharding`` remains the one import point for all sharding names.
+:mod:`jax_core._src.sharding.mesh`; :class:`PartitionSpec`, ``P`` and spec validation in
+:mod:`jax_core._src.sharding.partition_spec`; reading ``HloSharding``s in
+:mod:`jax_core._src.sharding.op_shardings`; jaxlib's ``Device``/``DeviceList`` and the shared
+type aliases in :mod:`jax_core._src.sharding.jaxlib_types`. This module re-exports them, so
+``jax_core._src.sharding.shardings`` remains the one import point for all sharding names.
 
 This module never imports ``jax``; ``_jax.NamedSharding`` (which would) is never used.
 """
@@ -46,28 +46,28 @@ from types import ModuleType
 from typing import Any, Final, cast, final
 
 from jax_core._src import lib as _lib
-from jax_core._src import partition_spec as _partition_spec
-from jax_core._src.mesh import AxisType, Mesh, make_mesh
-from jax_core._src.op_shardings import (
+from jax_core._src.backend import client as _client
+from jax_core._src.sharding import partition_spec as _partition_spec
+from jax_core._src.sharding.jaxlib_types import AxisName as AxisName
+from jax_core._src.sharding.jaxlib_types import CppSharding, Device, DeviceList, Index
+from jax_core._src.sharding.jaxlib_types import HloSharding as HloSharding
+from jax_core._src.sharding.jaxlib_types import Shape as Shape
+from jax_core._src.sharding.mesh import AxisType, Mesh, make_mesh
+from jax_core._src.sharding.op_shardings import (
     REPLICATED,
     hlo_shardings_equal,
     hlo_to_indices,
     is_hlo_replicated,
     num_ways_dim_sharded,
 )
-from jax_core._src.partition_spec import (
+from jax_core._src.sharding.partition_spec import (
     DuplicateSpecError,
     P,
     PartitionSpec,
     array_mapping,
     check_spec,
 )
-from jax_core._src.partition_spec import PartitionEntry as PartitionEntry
-from jax_core._src.runtime import client as _client
-from jax_core._src.sharding_types import AxisName as AxisName
-from jax_core._src.sharding_types import CppSharding, Device, DeviceList, Index
-from jax_core._src.sharding_types import HloSharding as HloSharding
-from jax_core._src.sharding_types import Shape as Shape
+from jax_core._src.sharding.partition_spec import PartitionEntry as PartitionEntry
 
 # jaxlib's extensions ship no stubs: reached through ``ModuleType`` their attributes are
 # ``Any`` to both checkers (the classes used in signatures are in ``sharding_types``).

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_che
 
 import numpy as np
 
-from jax_core._src.basearray import Array as Array
+from jax_core._src.typing.basearray import Array as Array
 
 DType: TypeAlias = np.dtype[Any]
 """A concrete dtype object, as every jax_core function returns.

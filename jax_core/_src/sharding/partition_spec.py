@@ -3,10 +3,10 @@
 A :class:`PartitionSpec` (alias :data:`P`) lists, per array dimension, ``None``, a
 mesh axis name or a tuple of them; entries are canonicalized on construction
 (``[]``/``()`` to ``None``, one-element sequences to the element). This module
-also checks a spec against a :class:`~jax_core._src.mesh.Mesh`
+also checks a spec against a :class:`~jax_core._src.sharding.mesh.Mesh`
 (:func:`check_spec`, raising :class:`DuplicateSpecError`) and maps mesh axes to
 the dimensions they split (:func:`array_mapping`), for
-:class:`~jax_core._src.sharding.NamedSharding`.
+:class:`~jax_core._src.sharding.shardings.NamedSharding`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final, NoReturn, TypeAlias, cast, final
 
-from jax_core._src.mesh import Mesh
-from jax_core._src.sharding_types import AxisName
+from jax_core._src.sharding.jaxlib_types import AxisName
+from jax_core._src.sharding.mesh import Mesh
 
 __all__ = [
     "DuplicateSpecError",
