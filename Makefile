@@ -33,9 +33,9 @@ define make_venv
 	fi
 endef
 
-.PHONY: test demo bench pytest typecheck mypy pyright verifytypes lint venv clean FORCE
+.PHONY: test demo bench pytest typecheck mypy pyright verifytypes imports lint venv clean FORCE
 
-test: pytest typecheck verifytypes
+test: imports pytest typecheck verifytypes
 
 venv: $(STAMP)
 
@@ -60,6 +60,11 @@ demo: $(STAMP)
 pytest: $(STAMP) $(JAX_STAMP)
 	@echo "==> pytest"
 	@JAX_CORE_ORACLE=require $(PY) -m pytest
+
+# The layers contract (.importlinter): no runtime import points up the layers of docs/architecture.md.
+imports: $(STAMP)
+	@echo "==> lint-imports (layers contract)"
+	@$(VENV)/bin/lint-imports --no-cache
 
 typecheck: mypy pyright
 

@@ -4,74 +4,8 @@ lax functions do not promote dtypes (``lax.add`` of float32 and int32 is an erro
 they broadcast size-1 and rank-0 operands. Use ``jax_core.numpy`` for NumPy semantics.
 """
 
+from jax_core._src.lax.ad_ops import optimization_barrier as optimization_barrier
 from jax_core._src.lax.ad_ops import stop_gradient as stop_gradient
-from jax_core._src.lax.api import abs as abs
-from jax_core._src.lax.api import acos as acos
-from jax_core._src.lax.api import acosh as acosh
-from jax_core._src.lax.api import add as add
-from jax_core._src.lax.api import asin as asin
-from jax_core._src.lax.api import asinh as asinh
-from jax_core._src.lax.api import atan as atan
-from jax_core._src.lax.api import atan2 as atan2
-from jax_core._src.lax.api import atanh as atanh
-from jax_core._src.lax.api import bitwise_and as bitwise_and
-from jax_core._src.lax.api import bitwise_not as bitwise_not
-from jax_core._src.lax.api import bitwise_or as bitwise_or
-from jax_core._src.lax.api import bitwise_xor as bitwise_xor
-from jax_core._src.lax.api import cbrt as cbrt
-from jax_core._src.lax.api import ceil as ceil
-from jax_core._src.lax.api import clz as clz
-from jax_core._src.lax.api import complex as complex
-from jax_core._src.lax.api import conj as conj
-from jax_core._src.lax.api import convert_element_type as convert_element_type
-from jax_core._src.lax.api import cos as cos
-from jax_core._src.lax.api import cosh as cosh
-from jax_core._src.lax.api import digamma as digamma
-from jax_core._src.lax.api import div as div
-from jax_core._src.lax.api import eq as eq
-from jax_core._src.lax.api import erf as erf
-from jax_core._src.lax.api import erf_inv as erf_inv
-from jax_core._src.lax.api import exp as exp
-from jax_core._src.lax.api import exp2 as exp2
-from jax_core._src.lax.api import expm1 as expm1
-from jax_core._src.lax.api import floor as floor
-from jax_core._src.lax.api import ge as ge
-from jax_core._src.lax.api import gt as gt
-from jax_core._src.lax.api import imag as imag
-from jax_core._src.lax.api import integer_pow as integer_pow
-from jax_core._src.lax.api import is_finite as is_finite
-from jax_core._src.lax.api import le as le
-from jax_core._src.lax.api import lgamma as lgamma
-from jax_core._src.lax.api import log as log
-from jax_core._src.lax.api import log1p as log1p
-from jax_core._src.lax.api import logistic as logistic
-from jax_core._src.lax.api import lt as lt
-from jax_core._src.lax.api import max as max
-from jax_core._src.lax.api import min as min
-from jax_core._src.lax.api import mul as mul
-from jax_core._src.lax.api import ne as ne
-from jax_core._src.lax.api import neg as neg
-from jax_core._src.lax.api import nextafter as nextafter
-from jax_core._src.lax.api import population_count as population_count
-from jax_core._src.lax.api import pow as pow
-from jax_core._src.lax.api import real as real
-from jax_core._src.lax.api import rem as rem
-from jax_core._src.lax.api import round as round
-from jax_core._src.lax.api import rsqrt as rsqrt
-from jax_core._src.lax.api import select as select
-from jax_core._src.lax.api import select_n as select_n
-from jax_core._src.lax.api import shift_left as shift_left
-from jax_core._src.lax.api import shift_right_arithmetic as shift_right_arithmetic
-from jax_core._src.lax.api import shift_right_logical as shift_right_logical
-from jax_core._src.lax.api import sign as sign
-from jax_core._src.lax.api import sin as sin
-from jax_core._src.lax.api import sinh as sinh
-from jax_core._src.lax.api import sqrt as sqrt
-from jax_core._src.lax.api import square as square
-from jax_core._src.lax.api import sub as sub
-from jax_core._src.lax.api import tan as tan
-from jax_core._src.lax.api import tanh as tanh
-from jax_core._src.lax.bitcast import bitcast_convert_type as bitcast_convert_type
 from jax_core._src.lax.control_flow.associative_scan import associative_scan as associative_scan
 from jax_core._src.lax.control_flow.conditionals import cond as cond
 from jax_core._src.lax.control_flow.conditionals import switch as switch
@@ -79,118 +13,194 @@ from jax_core._src.lax.control_flow.loops import fori_loop as fori_loop
 from jax_core._src.lax.control_flow.loops import while_loop as while_loop
 from jax_core._src.lax.control_flow.scan import map as map
 from jax_core._src.lax.control_flow.scan import scan as scan
-from jax_core._src.lax.conv_patches import conv_general_dilated_local as conv_general_dilated_local
-from jax_core._src.lax.conv_patches import (
+from jax_core._src.lax.conv.convolution import conv as conv
+from jax_core._src.lax.conv.convolution import conv_general_dilated as conv_general_dilated
+from jax_core._src.lax.conv.convolution import conv_transpose as conv_transpose
+from jax_core._src.lax.conv.convolution import (
+    conv_with_general_padding as conv_with_general_padding,
+)
+from jax_core._src.lax.conv.patches import conv_general_dilated_local as conv_general_dilated_local
+from jax_core._src.lax.conv.patches import (
     conv_general_dilated_patches as conv_general_dilated_patches,
 )
-from jax_core._src.lax.convenience import FftType as FftType
-from jax_core._src.lax.convenience import batch_matmul as batch_matmul
-from jax_core._src.lax.convenience import broadcast_shapes as broadcast_shapes
-from jax_core._src.lax.convenience import collapse as collapse
-from jax_core._src.lax.convenience import dtype as dtype
-from jax_core._src.lax.convenience import dynamic_index_in_dim as dynamic_index_in_dim
-from jax_core._src.lax.convenience import dynamic_slice_in_dim as dynamic_slice_in_dim
-from jax_core._src.lax.convenience import dynamic_update_index_in_dim as dynamic_update_index_in_dim
-from jax_core._src.lax.convenience import dynamic_update_slice_in_dim as dynamic_update_slice_in_dim
-from jax_core._src.lax.convenience import empty as empty
-from jax_core._src.lax.convenience import fft as fft
-from jax_core._src.lax.convenience import full as full
-from jax_core._src.lax.convenience import full_like as full_like
-from jax_core._src.lax.convenience import index_in_dim as index_in_dim
-from jax_core._src.lax.convenience import reciprocal as reciprocal
-from jax_core._src.lax.convenience import scatter_apply as scatter_apply
-from jax_core._src.lax.convenience import scatter_sub as scatter_sub
-from jax_core._src.lax.convenience import slice_in_dim as slice_in_dim
-from jax_core._src.lax.convenience import split as split
-from jax_core._src.lax.convenience import stack as stack
-from jax_core._src.lax.convenience import tile as tile
-from jax_core._src.lax.convenience import unstack as unstack
-from jax_core._src.lax.convolution import conv as conv
-from jax_core._src.lax.convolution import conv_general_dilated as conv_general_dilated
-from jax_core._src.lax.convolution import conv_transpose as conv_transpose
-from jax_core._src.lax.convolution import conv_with_general_padding as conv_with_general_padding
-from jax_core._src.lax.convolution_shapes import ConvDimensionNumbers as ConvDimensionNumbers
-from jax_core._src.lax.convolution_shapes import (
+from jax_core._src.lax.conv.shapes import ConvDimensionNumbers as ConvDimensionNumbers
+from jax_core._src.lax.conv.shapes import (
     ConvGeneralDilatedDimensionNumbers as ConvGeneralDilatedDimensionNumbers,
 )
-from jax_core._src.lax.convolution_shapes import conv_dimension_numbers as conv_dimension_numbers
-from jax_core._src.lax.convolution_shapes import (
+from jax_core._src.lax.conv.shapes import conv_dimension_numbers as conv_dimension_numbers
+from jax_core._src.lax.conv.shapes import (
     conv_general_permutations as conv_general_permutations,
 )
-from jax_core._src.lax.convolution_shapes import (
+from jax_core._src.lax.conv.shapes import (
     conv_general_shape_tuple as conv_general_shape_tuple,
 )
-from jax_core._src.lax.convolution_shapes import conv_shape_tuple as conv_shape_tuple
-from jax_core._src.lax.convolution_shapes import (
+from jax_core._src.lax.conv.shapes import conv_shape_tuple as conv_shape_tuple
+from jax_core._src.lax.conv.shapes import (
     conv_transpose_shape_tuple as conv_transpose_shape_tuple,
 )
-from jax_core._src.lax.convolution_shapes import padtype_to_pads as padtype_to_pads
-from jax_core._src.lax.dot import Precision as Precision
-from jax_core._src.lax.dot import dot as dot
-from jax_core._src.lax.dot import dot_general as dot_general
-from jax_core._src.lax.extra_ops import broadcast_like as broadcast_like
-from jax_core._src.lax.extra_ops import erfc as erfc
-from jax_core._src.lax.extra_ops import index_take as index_take
-from jax_core._src.lax.extra_ops import log2 as log2
-from jax_core._src.lax.extra_ops import optimization_barrier as optimization_barrier
-from jax_core._src.lax.extra_ops import reduce_window_shape_tuple as reduce_window_shape_tuple
-from jax_core._src.lax.gather_scatter import GatherDimensionNumbers as GatherDimensionNumbers
-from jax_core._src.lax.gather_scatter import GatherScatterMode as GatherScatterMode
-from jax_core._src.lax.gather_scatter import ScatterDimensionNumbers as ScatterDimensionNumbers
-from jax_core._src.lax.gather_scatter import gather as gather
-from jax_core._src.lax.gather_scatter import scatter as scatter
-from jax_core._src.lax.gather_scatter import scatter_add as scatter_add
-from jax_core._src.lax.gather_scatter import scatter_max as scatter_max
-from jax_core._src.lax.gather_scatter import scatter_min as scatter_min
-from jax_core._src.lax.gather_scatter import scatter_mul as scatter_mul
-from jax_core._src.lax.misc_ops import RandomAlgorithm as RandomAlgorithm
-from jax_core._src.lax.misc_ops import clamp as clamp
-from jax_core._src.lax.misc_ops import reduce_precision as reduce_precision
-from jax_core._src.lax.misc_ops import rng_bit_generator as rng_bit_generator
-from jax_core._src.lax.misc_ops import top_k as top_k
+from jax_core._src.lax.conv.shapes import padtype_to_pads as padtype_to_pads
+from jax_core._src.lax.elementwise.bitcast import bitcast_convert_type as bitcast_convert_type
+from jax_core._src.lax.elementwise.clamp import clamp as clamp
+from jax_core._src.lax.elementwise.conversions import reduce_precision as reduce_precision
+from jax_core._src.lax.elementwise.erfc_log2 import erfc as erfc
+from jax_core._src.lax.elementwise.erfc_log2 import log2 as log2
+from jax_core._src.lax.elementwise.wrappers import abs as abs
+from jax_core._src.lax.elementwise.wrappers import acos as acos
+from jax_core._src.lax.elementwise.wrappers import acosh as acosh
+from jax_core._src.lax.elementwise.wrappers import add as add
+from jax_core._src.lax.elementwise.wrappers import asin as asin
+from jax_core._src.lax.elementwise.wrappers import asinh as asinh
+from jax_core._src.lax.elementwise.wrappers import atan as atan
+from jax_core._src.lax.elementwise.wrappers import atan2 as atan2
+from jax_core._src.lax.elementwise.wrappers import atanh as atanh
+from jax_core._src.lax.elementwise.wrappers import bitwise_and as bitwise_and
+from jax_core._src.lax.elementwise.wrappers import bitwise_not as bitwise_not
+from jax_core._src.lax.elementwise.wrappers import bitwise_or as bitwise_or
+from jax_core._src.lax.elementwise.wrappers import bitwise_xor as bitwise_xor
+from jax_core._src.lax.elementwise.wrappers import cbrt as cbrt
+from jax_core._src.lax.elementwise.wrappers import ceil as ceil
+from jax_core._src.lax.elementwise.wrappers import clz as clz
+from jax_core._src.lax.elementwise.wrappers import complex as complex
+from jax_core._src.lax.elementwise.wrappers import conj as conj
+from jax_core._src.lax.elementwise.wrappers import convert_element_type as convert_element_type
+from jax_core._src.lax.elementwise.wrappers import cos as cos
+from jax_core._src.lax.elementwise.wrappers import cosh as cosh
+from jax_core._src.lax.elementwise.wrappers import digamma as digamma
+from jax_core._src.lax.elementwise.wrappers import div as div
+from jax_core._src.lax.elementwise.wrappers import eq as eq
+from jax_core._src.lax.elementwise.wrappers import erf as erf
+from jax_core._src.lax.elementwise.wrappers import erf_inv as erf_inv
+from jax_core._src.lax.elementwise.wrappers import exp as exp
+from jax_core._src.lax.elementwise.wrappers import exp2 as exp2
+from jax_core._src.lax.elementwise.wrappers import expm1 as expm1
+from jax_core._src.lax.elementwise.wrappers import floor as floor
+from jax_core._src.lax.elementwise.wrappers import ge as ge
+from jax_core._src.lax.elementwise.wrappers import gt as gt
+from jax_core._src.lax.elementwise.wrappers import imag as imag
+from jax_core._src.lax.elementwise.wrappers import integer_pow as integer_pow
+from jax_core._src.lax.elementwise.wrappers import is_finite as is_finite
+from jax_core._src.lax.elementwise.wrappers import le as le
+from jax_core._src.lax.elementwise.wrappers import lgamma as lgamma
+from jax_core._src.lax.elementwise.wrappers import log as log
+from jax_core._src.lax.elementwise.wrappers import log1p as log1p
+from jax_core._src.lax.elementwise.wrappers import logistic as logistic
+from jax_core._src.lax.elementwise.wrappers import lt as lt
+from jax_core._src.lax.elementwise.wrappers import max as max
+from jax_core._src.lax.elementwise.wrappers import min as min
+from jax_core._src.lax.elementwise.wrappers import mul as mul
+from jax_core._src.lax.elementwise.wrappers import ne as ne
+from jax_core._src.lax.elementwise.wrappers import neg as neg
+from jax_core._src.lax.elementwise.wrappers import nextafter as nextafter
+from jax_core._src.lax.elementwise.wrappers import population_count as population_count
+from jax_core._src.lax.elementwise.wrappers import pow as pow
+from jax_core._src.lax.elementwise.wrappers import real as real
+from jax_core._src.lax.elementwise.wrappers import rem as rem
+from jax_core._src.lax.elementwise.wrappers import round as round
+from jax_core._src.lax.elementwise.wrappers import rsqrt as rsqrt
+from jax_core._src.lax.elementwise.wrappers import select as select
+from jax_core._src.lax.elementwise.wrappers import select_n as select_n
+from jax_core._src.lax.elementwise.wrappers import shift_left as shift_left
+from jax_core._src.lax.elementwise.wrappers import shift_right_arithmetic as shift_right_arithmetic
+from jax_core._src.lax.elementwise.wrappers import shift_right_logical as shift_right_logical
+from jax_core._src.lax.elementwise.wrappers import sign as sign
+from jax_core._src.lax.elementwise.wrappers import sin as sin
+from jax_core._src.lax.elementwise.wrappers import sinh as sinh
+from jax_core._src.lax.elementwise.wrappers import sqrt as sqrt
+from jax_core._src.lax.elementwise.wrappers import square as square
+from jax_core._src.lax.elementwise.wrappers import sub as sub
+from jax_core._src.lax.elementwise.wrappers import tan as tan
+from jax_core._src.lax.elementwise.wrappers import tanh as tanh
+from jax_core._src.lax.fft import FftType as FftType
+from jax_core._src.lax.fft import dtype as dtype
+from jax_core._src.lax.fft import fft as fft
+from jax_core._src.lax.indexing.gather_scatter import (
+    GatherDimensionNumbers as GatherDimensionNumbers,
+)
+from jax_core._src.lax.indexing.gather_scatter import GatherScatterMode as GatherScatterMode
+from jax_core._src.lax.indexing.gather_scatter import (
+    ScatterDimensionNumbers as ScatterDimensionNumbers,
+)
+from jax_core._src.lax.indexing.gather_scatter import gather as gather
+from jax_core._src.lax.indexing.gather_scatter import scatter as scatter
+from jax_core._src.lax.indexing.gather_scatter import scatter_add as scatter_add
+from jax_core._src.lax.indexing.gather_scatter import scatter_max as scatter_max
+from jax_core._src.lax.indexing.gather_scatter import scatter_min as scatter_min
+from jax_core._src.lax.indexing.gather_scatter import scatter_mul as scatter_mul
+from jax_core._src.lax.indexing.compositions import scatter_apply as scatter_apply
+from jax_core._src.lax.indexing.compositions import scatter_sub as scatter_sub
+from jax_core._src.lax.indexing.slicing import dynamic_index_in_dim as dynamic_index_in_dim
+from jax_core._src.lax.indexing.slicing import dynamic_slice as dynamic_slice
+from jax_core._src.lax.indexing.slicing import dynamic_slice_in_dim as dynamic_slice_in_dim
+from jax_core._src.lax.indexing.slicing import (
+    dynamic_update_index_in_dim as dynamic_update_index_in_dim,
+)
+from jax_core._src.lax.indexing.slicing import dynamic_update_slice as dynamic_update_slice
+from jax_core._src.lax.indexing.slicing import (
+    dynamic_update_slice_in_dim as dynamic_update_slice_in_dim,
+)
+from jax_core._src.lax.indexing.slicing import index_in_dim as index_in_dim
+from jax_core._src.lax.indexing.slicing import slice as slice
+from jax_core._src.lax.indexing.slicing import slice_in_dim as slice_in_dim
+from jax_core._src.lax.linalg.dot import Precision as Precision
+from jax_core._src.lax.linalg.dot import batch_matmul as batch_matmul
+from jax_core._src.lax.linalg.dot import dot as dot
+from jax_core._src.lax.linalg.dot import dot_general as dot_general
+from jax_core._src.lax.linalg.dot import reciprocal as reciprocal
 from jax_core._src.lax.parallel import axis_index as axis_index
 from jax_core._src.lax.parallel import pmax as pmax
 from jax_core._src.lax.parallel import pmean as pmean
 from jax_core._src.lax.parallel import pmin as pmin
 from jax_core._src.lax.parallel import psum as psum
-from jax_core._src.lax.reductions import argmax as argmax
-from jax_core._src.lax.reductions import argmin as argmin
-from jax_core._src.lax.reductions import cummax as cummax
-from jax_core._src.lax.reductions import cummin as cummin
-from jax_core._src.lax.reductions import cumprod as cumprod
-from jax_core._src.lax.reductions import cumsum as cumsum
-from jax_core._src.lax.reductions import reduce_and as reduce_and
-from jax_core._src.lax.reductions import reduce_max as reduce_max
-from jax_core._src.lax.reductions import reduce_min as reduce_min
-from jax_core._src.lax.reductions import reduce_or as reduce_or
-from jax_core._src.lax.reductions import reduce_prod as reduce_prod
-from jax_core._src.lax.reductions import reduce_sum as reduce_sum
-from jax_core._src.lax.reductions import reduce_xor as reduce_xor
-from jax_core._src.lax.shape_ops import broadcast as broadcast
-from jax_core._src.lax.shape_ops import broadcast_in_dim as broadcast_in_dim
-from jax_core._src.lax.shape_ops import broadcast_to_rank as broadcast_to_rank
-from jax_core._src.lax.shape_ops import broadcasted_iota as broadcasted_iota
-from jax_core._src.lax.shape_ops import concatenate as concatenate
-from jax_core._src.lax.shape_ops import expand_dims as expand_dims
-from jax_core._src.lax.shape_ops import iota as iota
-from jax_core._src.lax.shape_ops import pad as pad
-from jax_core._src.lax.shape_ops import reshape as reshape
-from jax_core._src.lax.shape_ops import rev as rev
-from jax_core._src.lax.shape_ops import squeeze as squeeze
-from jax_core._src.lax.shape_ops import transpose as transpose
-from jax_core._src.lax.slicing import dynamic_slice as dynamic_slice
-from jax_core._src.lax.slicing import dynamic_update_slice as dynamic_update_slice
-from jax_core._src.lax.slicing import slice as slice
+from jax_core._src.lax.reductions.reductions import argmax as argmax
+from jax_core._src.lax.reductions.reductions import argmin as argmin
+from jax_core._src.lax.reductions.reductions import cummax as cummax
+from jax_core._src.lax.reductions.reductions import cummin as cummin
+from jax_core._src.lax.reductions.reductions import cumprod as cumprod
+from jax_core._src.lax.reductions.reductions import cumsum as cumsum
+from jax_core._src.lax.reductions.reductions import reduce_and as reduce_and
+from jax_core._src.lax.reductions.reductions import reduce_max as reduce_max
+from jax_core._src.lax.reductions.reductions import reduce_min as reduce_min
+from jax_core._src.lax.reductions.reductions import reduce_or as reduce_or
+from jax_core._src.lax.reductions.reductions import reduce_prod as reduce_prod
+from jax_core._src.lax.reductions.reductions import reduce_sum as reduce_sum
+from jax_core._src.lax.reductions.reductions import reduce_xor as reduce_xor
+from jax_core._src.lax.rng import RandomAlgorithm as RandomAlgorithm
+from jax_core._src.lax.rng import rng_bit_generator as rng_bit_generator
+from jax_core._src.lax.shape.assembly import broadcasted_iota as broadcasted_iota
+from jax_core._src.lax.shape.assembly import concatenate as concatenate
+from jax_core._src.lax.shape.assembly import iota as iota
+from jax_core._src.lax.shape.assembly import pad as pad
+from jax_core._src.lax.shape.assembly import rev as rev
+from jax_core._src.lax.shape.compositions import broadcast_like as broadcast_like
+from jax_core._src.lax.shape.compositions import broadcast_shapes as broadcast_shapes
+from jax_core._src.lax.shape.compositions import collapse as collapse
+from jax_core._src.lax.shape.compositions import empty as empty
+from jax_core._src.lax.shape.compositions import full as full
+from jax_core._src.lax.shape.compositions import full_like as full_like
+from jax_core._src.lax.indexing.compositions import index_take as index_take
+from jax_core._src.lax.windowed.common import reduce_window_shape_tuple as reduce_window_shape_tuple
+from jax_core._src.lax.shape.compositions import split as split
+from jax_core._src.lax.shape.compositions import stack as stack
+from jax_core._src.lax.shape.compositions import tile as tile
+from jax_core._src.lax.shape.compositions import unstack as unstack
+from jax_core._src.lax.shape.dimensions import broadcast as broadcast
+from jax_core._src.lax.shape.dimensions import broadcast_in_dim as broadcast_in_dim
+from jax_core._src.lax.shape.dimensions import broadcast_to_rank as broadcast_to_rank
+from jax_core._src.lax.shape.dimensions import expand_dims as expand_dims
+from jax_core._src.lax.shape.dimensions import reshape as reshape
+from jax_core._src.lax.shape.dimensions import squeeze as squeeze
+from jax_core._src.lax.shape.dimensions import transpose as transpose
 from jax_core._src.lax.sorting import sort as sort
 from jax_core._src.lax.sorting import sort_key_val as sort_key_val
-from jax_core._src.lax.special import bessel_i0e as bessel_i0e
-from jax_core._src.lax.special import bessel_i1e as bessel_i1e
-from jax_core._src.lax.special import betainc as betainc
-from jax_core._src.lax.special import igamma as igamma
-from jax_core._src.lax.special import igamma_grad_a as igamma_grad_a
-from jax_core._src.lax.special import igammac as igammac
-from jax_core._src.lax.special import polygamma as polygamma
-from jax_core._src.lax.special import random_gamma_grad as random_gamma_grad
-from jax_core._src.lax.special import zeta as zeta
-from jax_core._src.lax.windowed_reductions import cumlogsumexp as cumlogsumexp
-from jax_core._src.lax.windowed_reductions import reduce_window as reduce_window
+from jax_core._src.lax.sorting import top_k as top_k
+from jax_core._src.lax.special.functions import bessel_i0e as bessel_i0e
+from jax_core._src.lax.special.functions import bessel_i1e as bessel_i1e
+from jax_core._src.lax.special.functions import betainc as betainc
+from jax_core._src.lax.special.functions import igamma as igamma
+from jax_core._src.lax.special.functions import igamma_grad_a as igamma_grad_a
+from jax_core._src.lax.special.functions import igammac as igammac
+from jax_core._src.lax.special.functions import polygamma as polygamma
+from jax_core._src.lax.special.functions import random_gamma_grad as random_gamma_grad
+from jax_core._src.lax.special.functions import zeta as zeta
+from jax_core._src.lax.windowed.reduce_window import cumlogsumexp as cumlogsumexp
+from jax_core._src.lax.windowed.reduce_window import reduce_window as reduce_window

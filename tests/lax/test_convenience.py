@@ -1,4 +1,4 @@
-"""lax's convenience functions (jax_core._src.lax.convenience) against NumPy, with JAX 0.12's
+"""lax's convenience functions (now in the families they belong to: shape.compositions, indexing.slicing, indexing.scatter, linalg.dot, fft) against NumPy, with JAX 0.12's
 results, weak types and error messages (recorded from ``.venv-jax``), and jit/grad/vmap
 through a few of them."""
 

@@ -1,4 +1,4 @@
-"""conv_general_dilated and its wrappers (jax_core._src.lax.convolution): values against a NumPy
+"""conv_general_dilated and its wrappers (jax_core._src.lax.conv.convolution): values against a NumPy
 reference implementation, against outputs recorded from real JAX 0.12 and against live JAX, JAX's
 errors and jaxpr text.
 

@@ -1,4 +1,4 @@
-"""dot_general and dot (jax_core._src.lax.dot): values vs NumPy, JAX's errors and jaxpr text.
+"""dot_general and dot (jax_core._src.lax.linalg.dot): values vs NumPy, JAX's errors and jaxpr text.
 
 The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same programs.
 """
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from jax_core._src.typing.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lax import dot as lax
+from jax_core._src.lax.linalg import dot as lax
 from jax_core._src.runtime.array import device_put_host
 from tests.lax._helpers import (
     BOOL,

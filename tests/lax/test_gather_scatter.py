@@ -1,4 +1,4 @@
-"""Gather and scatter (jax_core._src.lax.gather_scatter): values vs NumPy, errors, jaxpr text.
+"""Gather and scatter (jax_core._src.lax.indexing.gather_scatter): values vs NumPy, errors, jaxpr text.
 
 The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same programs.
 """
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from jax_core._src.typing.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lax import gather_scatter as lax
-from jax_core._src.lax import slicing
+from jax_core._src.lax.indexing import gather_scatter as lax
+from jax_core._src.lax.indexing import slicing
 from jax_core._src.runtime.array import device_put_host
 from tests.lax._helpers import (
     BOOL,

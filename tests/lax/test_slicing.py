@@ -1,4 +1,4 @@
-"""Slice primitives (jax_core._src.lax.slicing): values vs NumPy, JAX's errors and jaxpr text.
+"""Slice primitives (jax_core._src.lax.indexing.slicing): values vs NumPy, JAX's errors and jaxpr text.
 
 The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same programs.
 """
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_core._src.lax import slicing as lax
+from jax_core._src.lax.indexing import slicing as lax
 from jax_core._src.runtime.array import device_put_host
 from tests.lax._helpers import (
     DTYPES,

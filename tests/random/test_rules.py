@@ -17,7 +17,9 @@ import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core import lax, random
 from jax_core._src import dtypes
-from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
+from jax_core._src.lax.indexing import slicing
 from jax_core._src.random.primitives import iota_2x32_shape_p
 from tests.oracle.client import Call, assert_same, evaluate, here
 
@@ -228,16 +230,16 @@ def test_slice_squeeze_reshape_transpose_on_keys() -> None:
     grid = random.split(KEY, (2, 3))
     data = np.asarray(random.key_data(grid))
     _same(slicing.slice(grid, (0, 1), (2, 3)), data[:, 1:3])
-    _same(shape_ops.squeeze(grid[:1], (0,)), data[0])
-    _same(shape_ops.reshape(grid, (3, 2)), data.reshape(3, 2, 2))
-    _same(shape_ops.reshape(grid, (6,), (1, 0)), data.transpose(1, 0, 2).reshape(6, 2))
-    _same(shape_ops.transpose(grid, (1, 0)), data.transpose(1, 0, 2))
+    _same(shape_dims.squeeze(grid[:1], (0,)), data[0])
+    _same(shape_dims.reshape(grid, (3, 2)), data.reshape(3, 2, 2))
+    _same(shape_dims.reshape(grid, (6,), (1, 0)), data.transpose(1, 0, 2).reshape(6, 2))
+    _same(shape_dims.transpose(grid, (1, 0)), data.transpose(1, 0, 2))
     _same(
-        shape_ops.broadcast_in_dim(KEY, (2, 3), ()),
+        shape_dims.broadcast_in_dim(KEY, (2, 3), ()),
         np.broadcast_to(np.asarray(random.key_data(KEY)), (2, 3, 2)),
     )
-    _same(shape_ops.concatenate([grid, grid], 0), np.concatenate([data, data]))
-    _same(shape_ops.rev(grid, (1,)), data[:, ::-1])
+    _same(shape_assembly.concatenate([grid, grid], 0), np.concatenate([data, data]))
+    _same(shape_assembly.rev(grid, (1,)), data[:, ::-1])
 
 
 def test_dynamic_slice_gather_and_update_on_keys() -> None:

@@ -77,7 +77,7 @@ def test_stubtest_is_clean(tmp_path: Path) -> None:
 def _declared() -> dict[str, ast.FunctionDef]:
     """``Array``'s declarations in basearray.py (class body and TYPE_CHECKING block); for an
     overloaded method, its implementation signature."""
-    tree = ast.parse((ROOT / "jax_core" / "_src" / "basearray.py").read_text())
+    tree = ast.parse((ROOT / "jax_core" / "_src" / "typing" / "basearray.py").read_text())
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Array"]
     body: list[ast.stmt] = []
     for node in cls.body:

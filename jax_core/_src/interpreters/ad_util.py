@@ -28,6 +28,7 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters import array_ops
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
@@ -103,7 +104,7 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
         return np.zeros(aval.shape, dtypes.float0)
     if dtypes.is_extended_dtype(aval.dtype):  # e.g. PRNG keys: keys with all-zero data
         return aval.dtype._rules.zeros(aval)  # pyright: ignore[reportPrivateUsage]
-    from jax_core._src.lax.shape_ops import broadcast_in_dim
+    broadcast_in_dim = array_ops.op("broadcast_in_dim")
 
     return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
 
@@ -129,7 +130,7 @@ def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
     aval = get_aval(x)
     if aval.shape == shape:
         return x
-    from jax_core._src.lax.shape_ops import broadcast_in_dim
+    broadcast_in_dim = array_ops.op("broadcast_in_dim")
 
     return broadcast_in_dim(x, shape, tuple(range(len(shape) - aval.ndim, len(shape))))
 
@@ -139,8 +140,8 @@ def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
     ct_aval = get_aval(ct)
     if ct_aval.shape == aval.shape:
         return ct if ct_aval.dtype == aval.dtype else _to_dtype(ct, aval.dtype)
-    from jax_core._src.lax.reductions import reduce_sum
-    from jax_core._src.lax.shape_ops import reshape
+    reduce_sum = array_ops.op("reduce_sum")
+    reshape = array_ops.op("reshape")
 
     lead = ct_aval.ndim - aval.ndim
     dims = tuple(range(lead)) + tuple(
@@ -152,7 +153,7 @@ def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
 
 
 def _to_dtype(x: Any, dtype: np.dtype[Any]) -> Any:
-    from jax_core._src.lax.api import to_dtype
+    to_dtype = array_ops.op("to_dtype")
 
     return to_dtype(x, dtype)
 

@@ -17,6 +17,7 @@ from typing import Any, TypeAlias
 
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters import array_ops
 
 BatchRule: TypeAlias = Callable[..., tuple[Any, Any]]
 """``(args, dims, **params) -> (out, out_dim)``."""
@@ -39,7 +40,7 @@ def moveaxis(x: Any, src: int, dst: int) -> Any:
     src, dst = src % ndim, dst % ndim
     if src == dst:
         return x
-    from jax_core._src.lax.shape_ops import transpose
+    transpose = array_ops.op("transpose")
 
     perm = [i for i in range(ndim) if i != src]
     perm.insert(dst, src)
@@ -48,7 +49,7 @@ def moveaxis(x: Any, src: int, dst: int) -> Any:
 
 def broadcast_batch(x: Any, size: int, dim: int = 0) -> Any:
     """An unbatched ``x`` with a new batch axis of ``size`` at ``dim`` (every element equal)."""
-    from jax_core._src.lax.shape_ops import broadcast_in_dim
+    broadcast_in_dim = array_ops.op("broadcast_in_dim")
 
     aval = get_aval(x)
     shape = list(aval.shape)
@@ -101,7 +102,7 @@ def broadcast_batcher(prim: Primitive) -> BatchRule:
         if all((d == d0 and a.ndim == nd) if d is not None else a.ndim == 0 for a, d in zip(avals, dims)):
             return _bind(prim, args, params), d0
         rank = max(a.ndim - (d is not None) for a, d in zip(avals, dims))
-        from jax_core._src.lax.shape_ops import expand_dims
+        expand_dims = array_ops.op("expand_dims")
 
         moved: list[Any] = []
         for x, a, d in zip(args, avals, dims):

@@ -10,18 +10,20 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import linear_jvp
 from jax_core._src.interpreters.batching_util import moveaxis
+from jax_core._src.lax.elementwise import wrappers as _lax
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing import ArrayLike
+from jax_core._src.typing import ArrayLike, DType
 from jax_core._src.typing.basearray import Array
 
 
@@ -32,14 +34,6 @@ class FftType(enum.IntEnum):
     IFFT = 1
     RFFT = 2
     IRFFT = 3
-
-
-def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Array:
-    """The ``fft_type`` transform of the trailing ``len(fft_lengths)`` dimensions of ``x``."""
-    typ = FftType[fft_type.upper()] if isinstance(fft_type, str) else FftType(fft_type)
-    lengths = tuple(int(n) for n in fft_lengths)
-    out: Array = fft_p.bind(x, fft_type=typ, fft_lengths=lengths)
-    return out
 
 
 def _complex_of(dt: np.dtype[Any]) -> np.dtype[Any]:
@@ -81,8 +75,8 @@ def _lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, fft_type: FftType, fft
 
 
 def _transpose(ct: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> list[Any]:
-    from jax_core._src.lax import api as lax
-    from jax_core._src.lax import shape_ops
+    from jax_core._src.lax.elementwise import wrappers as lax
+    from jax_core._src.lax.shape import assembly as shape_assembly
 
     if fft_type == FftType.RFFT:
         n = fft_lengths[-1]
@@ -90,7 +84,7 @@ def _transpose(ct: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int, ..
 
         aval = get_aval(ct)
         pad = [(0, 0, 0)] * (aval.ndim - 1) + [(0, n - aval.shape[-1], 0)]
-        full = shape_ops.pad(ct, np.zeros((), aval.dtype), pad)
+        full = shape_assembly.pad(ct, np.zeros((), aval.dtype), pad)
         return [lax.real(fft(full, FftType.FFT, fft_lengths))]
     if fft_type == FftType.IRFFT:
         y = fft(ct, FftType.RFFT, fft_lengths)
@@ -111,3 +105,57 @@ def _batch(args: Sequence[Any], dims: Sequence[int | None], *, fft_type: FftType
 
 fft_p = Primitive("fft")
 fft_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=linear_jvp(fft_p), transpose=_transpose, batch=_batch))
+
+
+# -- dtypes and FFT -----------------------------------------------------------------------------
+def dtype(x: Any) -> DType:
+    """The canonical dtype of ``x`` (a value, a type or a dtype name), as ``jax.lax.dtype``.
+
+    64-bit types become 32-bit ones unless x64 is enabled.
+    """
+    return dtypes.dtype(x, canonicalize=True)
+
+
+_FFT_NAMES = {**{t.name.lower(): t for t in FftType}, **{t.name: t for t in FftType}}
+
+
+def _input_complex_dtype(dt: DType) -> DType:
+    if dtypes.issubdtype(dt, np.complexfloating):
+        return dt
+    if dt == np.float64:
+        return np.dtype(np.complex128)
+    if dtypes.issubdtype(dt, np.floating):
+        return np.dtype(np.complex64)
+    return dtypes.canonicalize_dtype(np.complex128)
+
+
+def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Array:
+    """The ``fft_type`` transform (FFT, IFFT, RFFT, IRFFT) of the trailing ``len(fft_lengths)``
+    dimensions of ``x``.
+
+    ``x`` is converted to the complex (or, for RFFT, real inexact) dtype first; empty
+    ``fft_lengths`` returns the converted ``x``. ``fft_type`` is a ``FftType`` or one of
+    ``"fft"``, ``"ifft"``, ``"rfft"``, ``"irfft"`` (either case).
+    """
+    kind = cast(object, fft_type)  # checked at run time, as in JAX
+    if isinstance(kind, str):
+        found = _FFT_NAMES.get(kind)
+        if found is None:
+            raise ValueError(f"Unknown FFT type '{fft_type}'")
+        typ = found
+    elif isinstance(kind, FftType):
+        typ = kind
+    else:
+        raise TypeError(f"Unknown FFT type value '{fft_type}'")
+    dt = dtypes.dtype(x, canonicalize=True)
+    if typ == FftType.RFFT:
+        if dtypes.issubdtype(dt, np.complexfloating):
+            raise ValueError("only real valued inputs supported for rfft")
+        target = dt if dtypes.issubdtype(dt, np.inexact) else dtypes.canonicalize_dtype(np.float64)
+    else:
+        target = _input_complex_dtype(dt)
+    converted = _lax.convert_element_type(x, target)
+    if len(fft_lengths) == 0:
+        return converted
+    out: Array = fft_p.bind(converted, fft_type=typ, fft_lengths=tuple(int(n) for n in fft_lengths))
+    return out

@@ -8,6 +8,7 @@ sorts along the shifted dimension. ``top_k`` is built on it.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,8 +17,16 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.interpreters.ad_util import Zero, is_zero
-from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
+from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters.ad_util import (
+    Zero,
+    is_zero,
+)
+from jax_core._src.interpreters.batching_util import (
+    axis_size,
+    bdim_at_front,
+    moveaxis,
+)
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -120,8 +129,8 @@ def _lower(ctx: LoweringRuleContext, *operands: ir.Value[Any], dimension: int, i
 def _gather_along(t: Any, perm: Any, dimension: int) -> Any:
     """``t`` permuted along ``dimension`` by ``perm`` (``take_along_axis`` as one gather)."""
     from jax_core._src.core.trace import get_aval
-    from jax_core._src.lax.gather_scatter import GatherDimensionNumbers, gather
-    from jax_core._src.lax.shape_ops import expand_dims
+    from jax_core._src.lax.indexing.gather_scatter import GatherDimensionNumbers, gather
+    from jax_core._src.lax.shape.dimensions import expand_dims
 
     ndim = get_aval(t).ndim
     batch = tuple(i for i in range(ndim) if i != dimension)
@@ -137,7 +146,7 @@ def _gather_along(t: Any, perm: Any, dimension: int) -> Any:
 
 def _jvp(primals: Sequence[Any], tangents: Sequence[Any], *, dimension: int, is_stable: bool, num_keys: int) -> tuple[list[Any], list[Any]]:
     from jax_core._src.core.trace import get_aval
-    from jax_core._src.lax.shape_ops import broadcasted_iota
+    from jax_core._src.lax.shape.assembly import broadcasted_iota
 
     shape = get_aval(primals[0]).shape
     idx_dt = np.int32 if shape[dimension] < np.iinfo(np.int32).max else np.int64
@@ -160,12 +169,12 @@ sort_p = Primitive("sort", multiple_results=True)
 sort_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=_jvp, batch=_batch))
 
 
-def top_k(operand: ArrayLike, k: int) -> tuple[Array, Array]:
+def _top_k_last_axis(operand: ArrayLike, k: int) -> tuple[Array, Array]:
     """The ``k`` largest entries along the last axis and their indices (ties: lower index first)."""
     from jax_core._src.core.trace import get_aval
-    from jax_core._src.lax import api as lax
-    from jax_core._src.lax.shape_ops import broadcasted_iota, rev
-    from jax_core._src.lax.slicing import slice as lax_slice
+    from jax_core._src.lax.elementwise import wrappers as lax
+    from jax_core._src.lax.indexing.slicing import slice as lax_slice
+    from jax_core._src.lax.shape.assembly import broadcasted_iota, rev
 
     aval = get_aval(operand)
     if aval.ndim == 0:
@@ -184,3 +193,31 @@ def top_k(operand: ArrayLike, k: int) -> tuple[Array, Array]:
     stop = (*aval.shape[:-1], k)
     del lax
     return lax_slice(vals, start, stop), lax_slice(idx, start, stop)
+
+
+# -- top_k with JAX's keywords --------------------------------------------------------------------
+def top_k(operand: ArrayLike, k: int, *, axis: int = -1, is_stable: bool = True) -> tuple[Array, Array]:
+    """The ``k`` largest entries of ``operand`` along ``axis`` and their indices.
+
+    Ties keep the lower index first (the selection is always stable, so ``is_stable=False``
+    gives one of the orders JAX may give).
+    """
+
+    aval = get_aval(operand)
+    ndim = aval.ndim
+    ax = operator.index(axis)
+    if not -ndim <= ax < ndim:
+        raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
+    k = operator.index(k)
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
+    if k > aval.shape[ax]:
+        raise ValueError(
+            f"k argument to top_k must be no larger than size along axis; got k={k} with "
+            f"shape={list(aval.shape)} and axis={ax % ndim}"
+        )
+    ax %= ndim
+    if ax == ndim - 1:
+        return _top_k_last_axis(operand, k)
+    vals, idx = _top_k_last_axis(moveaxis(operand, ax, ndim - 1), k)
+    return moveaxis(vals, ndim - 1, ax), moveaxis(idx, ndim - 1, ax)

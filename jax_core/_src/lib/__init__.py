@@ -103,4 +103,4 @@ jax_jit: ModuleType = jax_ext.jax_jit
 
 lapack: ModuleType = importlib.import_module("jaxlib.lapack")
 """jaxlib's LAPACK bindings: the CPU FFI custom-call targets (``registrations()``) that
-``jax_core._src.lax.linalg`` registers with XLA and lowers to."""
+``jax_core._src.lax.linalg.decompositions`` registers with XLA and lowers to."""

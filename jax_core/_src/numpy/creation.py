@@ -10,9 +10,10 @@ from typing_extensions import TypeIs
 from jax_core._src import dtypes
 from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import Tracer, get_aval
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import copy_p
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype
 from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
@@ -38,8 +39,8 @@ def _stack_nested(obj: Any, dtype: np.dtype[Any] | None) -> Array:
         from jax_core._src.numpy.util import promote_dtypes
 
         promoted = [ensure_array(p) for p in promote_dtypes(*parts)]
-        expanded = [shape_ops.expand_dims(p, (0,)) for p in promoted]
-        return shape_ops.concatenate(expanded, 0)
+        expanded = [shape_dims.expand_dims(p, (0,)) for p in promoted]
+        return shape_assembly.concatenate(expanded, 0)
     out = ensure_array(obj)
     return out if dtype is None else lax.convert_element_type(out, dtype)
 
@@ -69,7 +70,7 @@ def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin:
             host = host.astype(_list_dtype(host.dtype))
         out = device_put_host(host)
     if ndmin > out.ndim:
-        out = shape_ops.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
+        out = shape_dims.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out
 
 
@@ -105,7 +106,7 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None
     weak = dt is None and dtypes.is_weakly_typed(fill_value)
     target = dt if dt is not None else get_aval(fill_value).dtype
     scalar = lax.to_dtype(fill_value, target, weak)
-    return shape_ops.broadcast_in_dim(scalar, dims, ())
+    return shape_dims.broadcast_in_dim(scalar, dims, ())
 
 
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None) -> Array:
@@ -166,7 +167,7 @@ def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | No
         n = int(np.ceil(float(np.asarray(start)))) if not isinstance(start, Array) else int(np.asarray(start))
         if dt is None:
             _check_arange_fits(inferred, 0, n - 1)
-        return shape_ops.iota(inferred, max(n, 0))
+        return shape_assembly.iota(inferred, max(n, 0))
     bounds: list[int | float] = [a.item() for a in host_args]
     values = np.arange(*bounds)
     inferred = dt if dt is not None else dtypes.result_type(*[v for v in (start, stop, step) if v is not None])
@@ -256,7 +257,7 @@ def linspace(
         ishape = [1] * len(bshape)
         ishape[ax] = div
         real = dtypes.finfo(cdt).dtype
-        it = shape_ops.reshape(shape_ops.iota(real, div), tuple(ishape))
+        it = shape_dims.reshape(shape_assembly.iota(real, div), tuple(ishape))
         step = lax.convert_element_type(lax.div(it, np.asarray(div, real)), cdt)
         sb = jshape.reshape(s, tuple(bshape))
         eb = jshape.reshape(e, tuple(bshape))
@@ -264,7 +265,7 @@ def linspace(
         sb, eb2, stepb, itb = (jshape.broadcast_to(v, tgt) for v in (sb, eb, step, lax.convert_element_type(it, cdt)))
         out = lax.add(lax.mul(sb, lax.sub(np.ones((), cdt), stepb)), lax.mul(lax.div(eb2, np.asarray(div, cdt)), itb))
         if endpoint:
-            out = jshape.concatenate([out, shape_ops.expand_dims(e, (ax,))], ax)
+            out = jshape.concatenate([out, shape_dims.expand_dims(e, (ax,))], ax)
     elif num == 1:
         delta = asarray(np.nan if endpoint else 0.0, cdt) if endpoint else lax.sub(e, s)
         out = jshape.reshape(s, tuple(bshape))
@@ -307,7 +308,7 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     e = lax.mul(e, sgn)
     out = logspace(jmath.log10(s), jmath.log10(e), num, endpoint=endpoint, base=10.0, dtype=cdt, axis=axis)
     ax = axis if axis >= 0 else out.ndim + axis
-    sg = shape_ops.expand_dims(sgn, (ax,)) if sgn.ndim < out.ndim else sgn
+    sg = shape_dims.expand_dims(sgn, (ax,)) if sgn.ndim < out.ndim else sgn
     target = jshape.broadcast_shapes(out.shape, sg.shape)
     out = lax.mul(jshape.broadcast_to(out, target), jshape.broadcast_to(sg, target))
     return lax.convert_element_type(out, dt)
@@ -321,8 +322,8 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
         raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
     dt = user_dtype(dtype, "eye") or dtypes.default_float_dtype()
     k = int(k)
-    rows = shape_ops.broadcasted_iota(np.int32, (n, m), 0)
-    cols = shape_ops.broadcasted_iota(np.int32, (n, m), 1)
+    rows = shape_assembly.broadcasted_iota(np.int32, (n, m), 0)
+    cols = shape_assembly.broadcasted_iota(np.int32, (n, m), 1)
     return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(k)), cols), dt)
 
 

@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.lax.fft import FftType
 from jax_core._src.lax.fft import fft as lax_fft
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -32,7 +33,7 @@ def _resize(x: Array, axis: int, n: int) -> Array:
         return slicing.slice(x, (0,) * x.ndim, tuple(hi))
     cfg = [(0, 0, 0)] * x.ndim
     cfg[axis] = (0, n - cur, 0)
-    return shape_ops.pad(x, np.zeros((), x.dtype), cfg)
+    return shape_assembly.pad(x, np.zeros((), x.dtype), cfg)
 
 
 def _scale(x: Array, lengths: Sequence[int], norm: str | None, inverse: bool) -> Array:

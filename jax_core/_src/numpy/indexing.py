@@ -19,8 +19,10 @@ from typing_extensions import TypeIs
 from jax_core._src import config, dtypes
 from jax_core._src.core.errors import NonConcreteBooleanIndexError
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike
@@ -123,7 +125,7 @@ def _getitem(arr: ArrayLike, idx: Any, oob_fill: Any) -> Array:
     out_slot = 0
     for i in items:
         if i is None:
-            x = shape_ops.expand_dims(x, (d,))
+            x = shape_dims.expand_dims(x, (d,))
             d += 1
             out_slot += 1
         elif isinstance(i, slice):
@@ -157,7 +159,7 @@ def _apply_slice(x: Array, dim: int, s: slice) -> Array:
         lo[dim], hi[dim], st[dim] = start, start + max(size - 1, 0) * step + (1 if size else 0), step
         out = slicing.slice(x, tuple(lo), tuple(hi), tuple(st) if step != 1 else None)
         return out
-    rev = shape_ops.rev(x, (dim,))
+    rev = shape_assembly.rev(x, (dim,))
     return _apply_slice(rev, dim, slice(n - 1 - start, n - 1 - stop if stop >= 0 else None, -step))
 
 
@@ -172,7 +174,7 @@ def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Ar
         lo = [0] * x.ndim
         hi = list(x.shape)
         lo[dim], hi[dim] = k, k + 1
-        return shape_ops.squeeze(slicing.slice(x, tuple(lo), tuple(hi)), (dim,))
+        return shape_dims.squeeze(slicing.slice(x, tuple(lo), tuple(hi)), (dim,))
     # A traced scalar index: a dynamic slice, which counts a negative index from the end once and
     # clamps (as JAX's reads do; wrapping it here as well read x[8] for x[-12] of 10 elements).
     idx = ensure_array(i)
@@ -181,7 +183,7 @@ def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Ar
     starts[dim] = idx
     sizes = list(x.shape)
     sizes[dim] = 1
-    return shape_ops.squeeze(slicing.dynamic_slice(x, starts, tuple(sizes)), (dim,))
+    return shape_dims.squeeze(slicing.dynamic_slice(x, starts, tuple(sizes)), (dim,))
 
 
 def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob_fill: Any) -> Array:
@@ -260,7 +262,7 @@ def _flat_positions(x: Array, idx: Any, clamp: bool = False) -> Array:
     """The flat positions in ``x`` that ``x[idx]`` selects, shaped like ``x[idx]``; out-of-bounds
     array indices give -1 (dropped by the scatter), or are clamped with ``clamp``."""
     _check_positions_fit(x, idx)  # so that without x64 the int32 positions below never wrap
-    positions = shape_ops.iota(dtypes.default_int_dtype(), x.size)
+    positions = shape_assembly.iota(dtypes.default_int_dtype(), x.size)
     return _getitem(jshape.reshape(positions, x.shape), idx, _CLAMP if clamp else -1)
 
 
@@ -298,7 +300,7 @@ def _scatter_mode(mode: str | None) -> slicing.GatherScatterMode:
 def _scatter_apply(x: Array, idx: Any, func: Callable[[Array], Array], mode: str | None) -> Array:
     """``x.at[idx].apply(func)``: ``func`` applied at each selected position, once per occurrence
     (a position selected twice gets ``func(func(x))``, as JAX's ``lax.scatter_apply``)."""
-    from jax_core._src.lax.convenience import scatter_apply
+    from jax_core._src.lax.indexing.compositions import scatter_apply
 
     slicing.GatherScatterMode.from_any(mode)  # JAX's ValueError for an unknown mode
     positions = _flat_positions(x, idx, clamp=_scatter_mode(mode) is slicing.GatherScatterMode.CLIP)

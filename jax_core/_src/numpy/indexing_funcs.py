@@ -11,9 +11,11 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import reductions as lax_red
-from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.reductions import reductions as lax_red
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,
@@ -93,7 +95,7 @@ def take(
     sizes = tuple(1 if i == ax else d for i, d in enumerate(x.shape))
     return slicing.gather(
         x,
-        shape_ops.expand_dims(idx, (idx.ndim,)),
+        shape_dims.expand_dims(idx, (idx.ndim,)),
         dnums,
         sizes,
         mode=gmode,
@@ -145,7 +147,7 @@ def take_along_axis(
         start_indices_batching_dims=batch,
     )
     fill = None if fill_value is None else float(np.asarray(fill_value))
-    return slicing.gather(x, shape_ops.expand_dims(idx, (idx.ndim,)), dnums, (1,) * x.ndim, mode=gmode, fill_value=fill)
+    return slicing.gather(x, shape_dims.expand_dims(idx, (idx.ndim,)), dnums, (1,) * x.ndim, mode=gmode, fill_value=fill)
 
 
 _INPLACE_MSG = (
@@ -243,9 +245,9 @@ def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | Se
         target = lax.select(m, rank, jshape.broadcast_to(np.asarray(size, idt), rank.shape))
         from jax_core._src.numpy.creation import zeros
 
-        positions = zeros((size,), idt).at[target].set(shape_ops.iota(idt, m.size), mode="drop")
+        positions = zeros((size,), idt).at[target].set(shape_assembly.iota(idt, m.size), mode="drop")
         count = lax_red.reduce_sum(lax.convert_element_type(m, idt), (0,))
-        found = lax.lt(shape_ops.iota(idt, size), count)
+        found = lax.lt(shape_assembly.iota(idt, size), count)
     coords = _unravel(positions, x.shape)
     fills: Sequence[Any]
     if fill_value is None:
@@ -326,7 +328,7 @@ def extract(condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fi
 
 
 def _pad_false(c: Array, n: int) -> Array:
-    return shape_ops.pad(lax.as_bool(c), np.bool_(False), [(0, n - c.size, 0)])
+    return shape_assembly.pad(lax.as_bool(c), np.bool_(False), [(0, n - c.size, 0)])
 
 
 def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None, *, size: int | None = None, fill_value: ArrayLike = 0, out: None = None) -> Array:
@@ -697,7 +699,7 @@ def indices(dimensions: Sequence[int], dtype: DTypeLike | None = None, sparse: b
     for i, d in enumerate(dims):
         shape = [1] * n
         shape[i] = d
-        g = jshape.reshape(shape_ops.iota(dt, d), tuple(shape))
+        g = jshape.reshape(shape_assembly.iota(dt, d), tuple(shape))
         grids.append(g if sparse else jshape.broadcast_to(g, dims))
     if sparse:
         return tuple(grids)

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax import linalg as lax_linalg
+from jax_core._src.lax.linalg import decompositions as lax_linalg
 from jax_core._src.numpy import indexing_funcs, manipulation, products, reductions
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
@@ -223,9 +223,9 @@ def inv(a: ArrayLike) -> Array:
 
 def _lu_parity(piv: Array, dtype: np.dtype[Any]) -> Array:
     k = piv.shape[-1]
-    from jax_core._src.lax import shape_ops
+    from jax_core._src.lax.shape import assembly as shape_assembly
 
-    swaps = reductions.count_nonzero(piv != shape_ops.broadcasted_iota(piv.dtype, piv.shape, piv.ndim - 1), axis=-1)
+    swaps = reductions.count_nonzero(piv != shape_assembly.broadcasted_iota(piv.dtype, piv.shape, piv.ndim - 1), axis=-1)
     return (1 - 2 * (swaps % 2)).astype(dtype) if k else jshape.broadcast_to(np.ones((), dtype), piv.shape[:-1])
 
 

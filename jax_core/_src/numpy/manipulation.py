@@ -10,8 +10,10 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axes,
@@ -95,7 +97,7 @@ def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """``m`` with the order of elements reversed along ``axis`` (all axes by default)."""
     x = _arr("flip", m)
     axes = canonicalize_axes(axis, x.ndim)
-    return shape_ops.rev(x, axes) if axes else x
+    return shape_assembly.rev(x, axes) if axes else x
 
 
 def fliplr(m: ArrayLike) -> Array:
@@ -189,7 +191,7 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     x = jshape.reshape(x, (1,) * (nd - x.ndim) + x.shape)
     # Broadcast to (r0, s0, r1, s1, ...) then merge each pair.
     inter = tuple(v for pair in zip(r, x.shape) for v in pair)
-    b = shape_ops.broadcast_in_dim(x, inter, tuple(range(1, 2 * nd, 2)))
+    b = shape_dims.broadcast_in_dim(x, inter, tuple(range(1, 2 * nd, 2)))
     return jshape.reshape(b, tuple(rv * s for rv, s in zip(r, x.shape)))
 
 
@@ -214,7 +216,7 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *, total_r
             reps = np.full((n,), r)
             return _repeat_indices(x, ax, np.repeat(np.arange(n), reps), total_repeat_length)
         shape = list(x.shape)
-        b = shape_ops.broadcast_in_dim(x, (*x.shape[: ax + 1], r, *x.shape[ax + 1 :]), tuple(i if i <= ax else i + 1 for i in range(x.ndim)))
+        b = shape_dims.broadcast_in_dim(x, (*x.shape[: ax + 1], r, *x.shape[ax + 1 :]), tuple(i if i <= ax else i + 1 for i in range(x.ndim)))
         shape[ax] = out_len
         return jshape.reshape(b, tuple(shape))
     if isinstance(repeats, Tracer):
@@ -238,7 +240,7 @@ def _repeat_indices(x: Array, ax: int, idx: np.ndarray[Any, Any], total: int | N
 
 
 def _repeat_traced(x: Array, ax: int, reps: Array, total: int | None) -> Array:
-    from jax_core._src.lax.reductions import cumsum
+    from jax_core._src.lax.reductions.reductions import cumsum
     from jax_core._src.numpy.creation import zeros
     from jax_core._src.numpy.indexing_funcs import take
 
@@ -306,14 +308,14 @@ def _pad_constant(x: Array, widths: list[tuple[int, int]], cv: Any) -> Array:
     c = np.asarray(cv) if not isinstance(cv, Array) else cv
     if np.ndim(c) == 0:
         fill = lax.to_dtype(ensure_array(c) if isinstance(c, Array) else c.astype(x.dtype) if x.dtype.kind != "b" else c.astype(bool), x.dtype, False)
-        return shape_ops.pad(x, fill, [(lo, hi, 0) for lo, hi in widths])
+        return shape_assembly.pad(x, fill, [(lo, hi, 0) for lo, hi in widths])
     cvs = np.broadcast_to(np.asarray(c), (x.ndim, 2))
     for ax, (lo, hi) in enumerate(widths):
         cfg = [(0, 0, 0)] * x.ndim
         cfg[ax] = (lo, 0, 0)
-        x = shape_ops.pad(x, np.asarray(cvs[ax, 0]).astype(x.dtype), cfg)
+        x = shape_assembly.pad(x, np.asarray(cvs[ax, 0]).astype(x.dtype), cfg)
         cfg[ax] = (0, hi, 0)
-        x = shape_ops.pad(x, np.asarray(cvs[ax, 1]).astype(x.dtype), cfg)
+        x = shape_assembly.pad(x, np.asarray(cvs[ax, 1]).astype(x.dtype), cfg)
     return x
 
 
@@ -533,7 +535,7 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     if a.ndim == 0:
         raise ValueError("Unstack requires arrays with rank > 0, however a scalar array was passed.")
     ax = canonicalize_axis(axis, a.ndim)
-    return tuple(shape_ops.squeeze(slice_axis(a, ax, i, i + 1), (ax,)) for i in range(a.shape[ax]))
+    return tuple(shape_dims.squeeze(slice_axis(a, ax, i, i + 1), (ax,)) for i in range(a.shape[ax]))
 
 
 def block(arrays: Any) -> Array:

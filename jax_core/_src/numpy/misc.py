@@ -9,7 +9,7 @@ from typing import IO, Any, cast
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax import api as lax
+from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -140,12 +140,12 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Ar
     bits = moveaxis(bits, ax, -1)
     n = bits.shape[-1]
     pad = (-n) % 8
-    from jax_core._src.lax import shape_ops
+    from jax_core._src.lax.shape import assembly as shape_assembly
 
-    bits = shape_ops.pad(bits, np.uint8(0), [(0, 0, 0)] * (bits.ndim - 1) + [(0, pad, 0)])
+    bits = shape_assembly.pad(bits, np.uint8(0), [(0, 0, 0)] * (bits.ndim - 1) + [(0, pad, 0)])
     bits = jshape.reshape(bits, (*bits.shape[:-1], bits.shape[-1] // 8, 8))
     shifts = np.arange(8, dtype=np.uint8) if bitorder == "little" else np.arange(7, -1, -1, dtype=np.uint8)
-    from jax_core._src.lax.reductions import reduce_sum
+    from jax_core._src.lax.reductions.reductions import reduce_sum
 
     packed = reduce_sum(lax.shift_left(bits, jshape.broadcast_to(shifts, bits.shape)), (bits.ndim - 1,))
     return moveaxis(packed, -1, ax)
@@ -174,7 +174,8 @@ def unpackbits(a: ArrayLike, axis: int | None = None, count: int | None = None, 
         bits = jshape.reshape(bits, (*x.shape[:ax], x.shape[ax] * 8, *x.shape[ax + 1 :]))
     if count is not None:
         n = bits.shape[ax]
-        from jax_core._src.lax import shape_ops, slicing
+        from jax_core._src.lax.indexing import slicing
+        from jax_core._src.lax.shape import assembly as shape_assembly
 
         if count <= n:
             hi = list(bits.shape)
@@ -183,5 +184,5 @@ def unpackbits(a: ArrayLike, axis: int | None = None, count: int | None = None, 
         else:
             cfg = [(0, 0, 0)] * bits.ndim
             cfg[ax] = (0, count - n, 0)
-            bits = shape_ops.pad(bits, np.uint8(0), cfg)
+            bits = shape_assembly.pad(bits, np.uint8(0), cfg)
     return bits

@@ -11,8 +11,9 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops, slicing
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,
@@ -239,7 +240,7 @@ def _fmod_pos(x: Array, p: ArrayLike) -> Array:
 
 def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, period: ArrayLike = 2 * np.pi) -> Array:
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their ``period`` complement."""
-    from jax_core._src.lax.reductions import cumsum
+    from jax_core._src.lax.reductions.reductions import cumsum
 
     check_arraylike("unwrap", p)
     x = ensure_array(promote_dtypes_inexact(p)[0])
@@ -256,7 +257,7 @@ def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, perio
     corr = lax.select(lax.lt(lax.abs(dd), jshape.broadcast_to(disc, dd.shape)), jshape.broadcast_to(np.zeros((), dt), dd.shape), corr)
     cfg = [(0, 0, 0)] * x.ndim
     cfg[ax] = (1, 0, 0)
-    return lax.add(x, shape_ops.pad(cumsum(corr, ax), np.zeros((), dt), cfg))
+    return lax.add(x, shape_assembly.pad(cumsum(corr, ax), np.zeros((), dt), cfg))
 
 
 # -- convolution -----------------------------------------------------------------------------
@@ -266,7 +267,7 @@ def _conv(
     name: str, a: ArrayLike, v: ArrayLike, mode: str, precision: Any, preferred_element_type: Any
 ) -> Array:
     """JAX's ``_conv``: one 1-D ``conv_general_dilated`` (the shorter operand is the kernel)."""
-    from jax_core._src.lax.convolution import conv_general_dilated
+    from jax_core._src.lax.conv.convolution import conv_general_dilated
 
     check_arraylike(name, a, v)
     if jshape.ndim(a) != 1 or jshape.ndim(v) != 1:
@@ -285,7 +286,7 @@ def _conv(
     else:
         if x.shape[0] < y.shape[0]:
             x, y = y, x
-        y = shape_ops.rev(y, (0,))
+        y = shape_assembly.rev(y, (0,))
     m = y.shape[0]
     pads = {"valid": (0, 0), "same": (m // 2, m - m // 2 - 1), "full": (m - 1, m - 1)}
     if mode not in pads:
@@ -298,7 +299,7 @@ def _conv(
         precision=precision,
         preferred_element_type=preferred_element_type,
     )[0, 0]
-    return shape_ops.rev(out, (0,)) if reverse else out
+    return shape_assembly.rev(out, (0,)) if reverse else out
 
 
 def convolve(
@@ -360,8 +361,8 @@ def _poly_pair(name: str, a1: ArrayLike, a2: ArrayLike) -> tuple[Array, Array]:
     check_arraylike(name, a1, a2)
     x, y = (jshape.ravel(ensure_array(v)) for v in promote_dtypes(a1, a2))
     n = builtins.max(x.shape[0], y.shape[0])
-    x = shape_ops.pad(x, np.zeros((), x.dtype), [(n - x.shape[0], 0, 0)])
-    y = shape_ops.pad(y, np.zeros((), y.dtype), [(n - y.shape[0], 0, 0)])
+    x = shape_assembly.pad(x, np.zeros((), x.dtype), [(n - x.shape[0], 0, 0)])
+    y = shape_assembly.pad(y, np.zeros((), y.dtype), [(n - y.shape[0], 0, 0)])
     return x, y
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import dot as lax_dot
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.linalg import dot as lax_dot
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,

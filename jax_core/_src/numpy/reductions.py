@@ -11,8 +11,8 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import reductions as lax_red
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.reductions import reductions as lax_red
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -519,9 +519,9 @@ def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int
     if include_initial:
         cfg = [(0, 0, 0)] * res.ndim
         cfg[ax] = (1, 0, 0)
-        from jax_core._src.lax import shape_ops
+        from jax_core._src.lax.shape import assembly as shape_assembly
 
-        res = shape_ops.pad(res, np.asarray(ident, res.dtype), cfg)
+        res = shape_assembly.pad(res, np.asarray(ident, res.dtype), cfg)
     return res
 
 

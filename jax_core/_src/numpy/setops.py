@@ -15,10 +15,10 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import reductions as lax_red
-from jax_core._src.lax import shape_ops
 from jax_core._src.lax import sorting as lax_sort
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.reductions import reductions as lax_red
+from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,
@@ -86,7 +86,7 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
         z = ensure_array(np.zeros((size,), x.dtype))
         zi = ensure_array(np.zeros((size,), idt))
         return z, zi, ensure_array(np.zeros((0,), idt)), zi
-    iota = shape_ops.iota(idt, n)
+    iota = shape_assembly.iota(idt, n)
     sx, perm = lax_sort.sort((x, iota), 0, True, 1)
     first = ensure_array(np.ones((1,), np.bool_))
     mask = jshape.concatenate([first, _neq(sx[1:], sx[:-1], equal_nan)], 0) if n > 1 else first
@@ -94,7 +94,7 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
 
     (pos,) = nonzero(mask, size=size, fill_value=n)
     count = lax_red.reduce_sum(lax.convert_element_type(mask, idt), (0,))
-    valid = lax.lt(shape_ops.iota(idt, size), count)
+    valid = lax.lt(shape_assembly.iota(idt, size), count)
     vals = take(sx, pos, mode="clip")
     fill = sx[0] if fill_value is None else lax.convert_element_type(ensure_array(fill_value), x.dtype)
     vals = lax.select(valid, vals, jshape.broadcast_to(fill, vals.shape))
@@ -103,7 +103,7 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
     group = lax.sub(lax_red.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
     inverse = ensure_array(np.zeros((n,), idt)).at[perm].set(group)
     ends = jshape.concatenate([pos[1:], ensure_array(np.full((1,), n, idt))], 0) if size > 0 else pos
-    ends = lax.select(lax.lt(shape_ops.iota(idt, size), lax.sub(count, np.ones((), idt))), ends, jshape.broadcast_to(np.asarray(n, idt), ends.shape))
+    ends = lax.select(lax.lt(shape_assembly.iota(idt, size), lax.sub(count, np.ones((), idt))), ends, jshape.broadcast_to(np.asarray(n, idt), ends.shape))
     counts = lax.select(valid, lax.sub(ends, pos), jshape.broadcast_to(np.zeros((), idt), pos.shape))
     return vals, first_idx, inverse, counts
 
@@ -120,7 +120,7 @@ def _unique_axis(x: Array, axis: int, size: int | None, fill_value: ArrayLike | 
     m = rows.shape[1]
     if size is None:
         size = _concrete_size(name, x, lambda h: np.unique(h, axis=ax).shape[ax])
-    iota = shape_ops.iota(idt, n)
+    iota = shape_assembly.iota(idt, n)
     cols = [rows[:, j] for j in range(m)]
     out = lax_sort.sort((*cols, iota), 0, True, builtins_max(m, 1)) if m else (iota,)
     perm = out[-1]
@@ -134,7 +134,7 @@ def _unique_axis(x: Array, axis: int, size: int | None, fill_value: ArrayLike | 
         mask = jshape.concatenate([ensure_array(np.ones((1,), np.bool_)), ensure_array(np.zeros((builtins_max(n - 1, 0),), np.bool_))], 0)
     (pos,) = nonzero(mask, size=size, fill_value=n)
     count = lax_red.reduce_sum(lax.convert_element_type(mask, idt), (0,))
-    valid = lax.lt(shape_ops.iota(idt, size), count)
+    valid = lax.lt(shape_assembly.iota(idt, size), count)
     vals = take(srows, pos, axis=0, mode="clip")
     fill_row = srows[0] if fill_value is None else jshape.broadcast_to(lax.convert_element_type(ensure_array(fill_value), x.dtype), (m,))
     vals = lax.select(jshape.broadcast_to(jshape.reshape(valid, (size, 1)), vals.shape), vals, jshape.broadcast_to(fill_row, vals.shape))
@@ -143,7 +143,7 @@ def _unique_axis(x: Array, axis: int, size: int | None, fill_value: ArrayLike | 
     group = lax.sub(lax_red.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
     inverse = ensure_array(np.zeros((n,), idt)).at[perm].set(group)
     ends = jshape.concatenate([pos[1:], ensure_array(np.full((1,), n, idt))], 0)
-    ends = lax.select(lax.lt(shape_ops.iota(idt, size), lax.sub(count, np.ones((), idt))), ends, jshape.broadcast_to(np.asarray(n, idt), (size,)))
+    ends = lax.select(lax.lt(shape_assembly.iota(idt, size), lax.sub(count, np.ones((), idt))), ends, jshape.broadcast_to(np.asarray(n, idt), (size,)))
     counts = lax.select(valid, lax.sub(ends, pos), jshape.broadcast_to(np.zeros((), idt), (size,)))
     return vals, first_idx, inverse, counts
 
@@ -282,7 +282,7 @@ def _compact_sized(vals: Array, keep: Array, fill_value: ArrayLike | None, *, si
     if n == 0:
         return jshape.broadcast_to(np.zeros((), vals.dtype), (size,))
     count = lax_red.reduce_sum(lax.convert_element_type(keep, np.int32), (0,))
-    valid = lax.lt(shape_ops.iota(np.int32, size), count)
+    valid = lax.lt(shape_assembly.iota(np.int32, size), count)
     fill = out[0] if fill_value is None else lax.convert_element_type(ensure_array(fill_value), vals.dtype)
     return lax.select(valid, out, jshape.broadcast_to(fill, out.shape))
 

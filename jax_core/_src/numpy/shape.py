@@ -8,8 +8,9 @@ import numpy as np
 
 from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import get_aval
-from jax_core._src.lax import shape_ops
-from jax_core._src.lax.base import broadcast_shapes as _broadcast_shapes
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
+from jax_core._src.lax.standard_rules import broadcast_shapes as _broadcast_shapes
 from jax_core._src.numpy.util import (
     canonicalize_axes,
     canonicalize_axis,
@@ -48,8 +49,8 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     if resolved == arr.shape:
         return arr
     if order == "F":  # Fortran order is C order of the reversed axes
-        return transpose(shape_ops.reshape(transpose(arr), resolved[::-1]))
-    return shape_ops.reshape(arr, resolved)
+        return transpose(shape_dims.reshape(transpose(arr), resolved[::-1]))
+    return shape_dims.reshape(arr, resolved)
 
 
 def ravel(a: ArrayLike, order: str = "C") -> Array:
@@ -66,7 +67,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
         raise TypeError(f"transpose permutation isn't a permutation of operand dimensions, got permutation {perm} for operand shape {arr.shape}.")
     if perm == tuple(range(arr.ndim)):
         return arr
-    return shape_ops.transpose(arr, perm)
+    return shape_dims.transpose(arr, perm)
 
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
@@ -89,14 +90,14 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
         for d in dims:
             if arr.shape[d] != 1:
                 raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one, got shape={arr.shape} and dimensions={dims}")
-    return shape_ops.squeeze(arr, dims) if dims else arr
+    return shape_dims.squeeze(arr, dims) if dims else arr
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """``a`` with new size-1 dimensions at ``axis``."""
     arr = ensure_array(a)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return shape_ops.expand_dims(arr, canonicalize_axes(axes, arr.ndim + len(axes)))
+    return shape_dims.expand_dims(arr, canonicalize_axes(axes, arr.ndim + len(axes)))
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
@@ -122,9 +123,9 @@ def broadcast_to(a: ArrayLike, shape: ShapeLike) -> Array:
     lead = len(dims) - arr.ndim
     squeezed = [i for i, s in enumerate(arr.shape) if s == 1 and dims[lead + i] != 1]
     if squeezed:
-        arr = shape_ops.squeeze(arr, tuple(squeezed))
+        arr = shape_dims.squeeze(arr, tuple(squeezed))
     kept = [lead + i for i in range(get_aval(a).ndim) if i not in squeezed]
-    return shape_ops.broadcast_in_dim(arr, dims, tuple(kept))
+    return shape_dims.broadcast_in_dim(arr, dims, tuple(kept))
 
 
 def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Array:
@@ -139,7 +140,7 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Array:
     if any(a.ndim == 0 for a in arrs):
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
     ax = canonicalize_axis(axis, arrs[0].ndim)
-    return arrs[0] if len(arrs) == 1 else shape_ops.concatenate(arrs, ax)
+    return arrs[0] if len(arrs) == 1 else shape_assembly.concatenate(arrs, ax)
 
 
 def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> Array:

@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.lax import sorting as lax_sort
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,
@@ -44,7 +45,7 @@ def sort(a: ArrayLike, axis: int | None = -1, *, kind: None = None, order: None 
     if x.ndim == 0:
         return x
     if descending:
-        return shape_ops.rev(lax_sort.sort(x, ax, stable), (ax,))
+        return shape_assembly.rev(lax_sort.sort(x, ax, stable), (ax,))
     out: Array = lax_sort.sort(x, ax, stable)
     return out
 
@@ -62,10 +63,10 @@ def argsort(
     idt = user_dtype(dtype, "argsort") or dtypes.default_int_dtype()
     if x.ndim == 0:
         return ensure_array(np.zeros((), idt))
-    iota = shape_ops.broadcasted_iota(idt, x.shape, ax)
+    iota = shape_assembly.broadcasted_iota(idt, x.shape, ax)
     if descending:
-        _, idx = lax_sort.sort((shape_ops.rev(x, (ax,)), shape_ops.rev(iota, (ax,))), ax, stable, 1)
-        return shape_ops.rev(idx, (ax,))
+        _, idx = lax_sort.sort((shape_assembly.rev(x, (ax,)), shape_assembly.rev(iota, (ax,))), ax, stable, 1)
+        return shape_assembly.rev(idx, (ax,))
     _, idx = lax_sort.sort((x, iota), ax, stable, 1)
     out: Array = idx
     return out
@@ -83,7 +84,7 @@ def lexsort(keys: Array | np.ndarray[Any, Any] | Sequence[ArrayLike], axis: int 
         raise TypeError("lexsort keys must be at least 1-dimensional")
     arrs = [jshape.broadcast_to(k, shape) for k in arrs]
     ax = canonicalize_axis(axis, len(shape))
-    iota = shape_ops.broadcasted_iota(dtypes.default_int_dtype(), shape, ax)
+    iota = shape_assembly.broadcasted_iota(dtypes.default_int_dtype(), shape, ax)
     out = lax_sort.sort((*arrs[::-1], iota), ax, True, len(arrs))
     res: Array = out[-1]
     return res
@@ -128,7 +129,7 @@ def top_k(a: ArrayLike, k: int, /, *, axis: int = -1, mode: str = "largest", sor
         vals, idx = lax_sort.top_k(x, k)
     elif mode == "smallest":
         n = x.shape[-1]
-        iota = shape_ops.broadcasted_iota(np.int32, x.shape, x.ndim - 1)
+        iota = shape_assembly.broadcasted_iota(np.int32, x.shape, x.ndim - 1)
         v, i = lax_sort.sort((x, iota), x.ndim - 1, True, 1)
         vals = slicing.slice(v, (0,) * x.ndim, (*x.shape[:-1], k))
         idx = slicing.slice(i, (0,) * x.ndim, (*x.shape[:-1], k))
@@ -198,6 +199,6 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False, *, method: str 
     side = "left" if right else "right"
     m = "scan" if method is None else method
     inc = searchsorted(b, x, side=side, method=m)
-    dec = lax.sub(np.asarray(b.shape[0], inc.dtype), searchsorted(shape_ops.rev(b, (0,)), x, side="left" if side == "right" else "right", method=m))
+    dec = lax.sub(np.asarray(b.shape[0], inc.dtype), searchsorted(shape_assembly.rev(b, (0,)), x, side="left" if side == "right" else "right", method=m))
     increasing = lax.ge(b[-1], b[0])
     return lax.select(jshape.broadcast_to(increasing, inc.shape), inc, dec)

@@ -9,7 +9,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer, get_aval
-from jax_core._src.lax import api as lax
+from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
@@ -106,7 +106,7 @@ def ensure_array(x: ArrayLike) -> Array:
 
 
 def _weak_array(x: ArrayLike) -> Array:
-    from jax_core._src.lax import convert
+    from jax_core._src.lax.elementwise import conversions as convert
 
     aval = get_aval(x)
     out: Array = convert.convert_element_type_p.bind(x, new_dtype=aval.dtype, weak_type=True)

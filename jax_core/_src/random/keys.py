@@ -153,7 +153,7 @@ class KeyTyRules:
     @staticmethod
     def zeros(aval: ShapedArray) -> Any:
         """Keys of ``aval`` whose data is all zeros (``zeros_like`` of keys, e.g. scan outputs)."""
-        from jax_core._src.lax.shape_ops import broadcast_in_dim
+        from jax_core._src.lax.shape.dimensions import broadcast_in_dim
         from jax_core._src.random.primitives import random_wrap_p
 
         phys = physical_aval(aval)

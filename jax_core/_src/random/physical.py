@@ -24,11 +24,11 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jax_core._src.core.primitive import LowerRule, Primitive
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
-from jax_core._src.lax import elementwise as _ew
-from jax_core._src.lax import gather_scatter as _gs
-from jax_core._src.lax import shape_ops as _shape
-from jax_core._src.lax import slicing as _slicing
-from jax_core._src.lax.reductions import lower_reduce
+from jax_core._src.lax.elementwise import definitions as _ew
+from jax_core._src.lax.indexing import gather_scatter as _gs
+from jax_core._src.lax.indexing import slicing as _slicing
+from jax_core._src.lax.reductions.reductions import lower_reduce
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, lower_jaxpr_body
@@ -133,7 +133,7 @@ def _reshape(
     tail = _trailing(ctx.avals_in[0])
     ndim = ctx.avals_in[0].ndim
     dims = None if dimensions is None else (*dimensions, *range(ndim, ndim + len(tail)))
-    return _rule(_shape.reshape_p)(
+    return _rule(shape_dims.reshape_p)(
         _physical_ctx(ctx), x, new_sizes=(*new_sizes, *tail), dimensions=dims, sharding=sharding
     )
 
@@ -142,7 +142,7 @@ def _transpose(ctx: LoweringRuleContext, x: Value, *, permutation: tuple[int, ..
     ndim = ctx.avals_in[0].ndim
     tail = _trailing(ctx.avals_in[0])
     perm = (*permutation, *range(ndim, ndim + len(tail)))
-    return _rule(_shape.transpose_p)(_physical_ctx(ctx), x, permutation=perm)
+    return _rule(shape_dims.transpose_p)(_physical_ctx(ctx), x, permutation=perm)
 
 
 def _broadcast_in_dim(
@@ -154,7 +154,7 @@ def _broadcast_in_dim(
 ) -> Any:
     tail = _trailing(ctx.avals_in[0])
     n = len(shape)
-    return _rule(_shape.broadcast_in_dim_p)(
+    return _rule(shape_dims.broadcast_in_dim_p)(
         _physical_ctx(ctx),
         x,
         shape=(*shape, *tail),
@@ -198,9 +198,9 @@ _OVERRIDES: dict[Primitive, LowerRule] = {
     _slicing.dynamic_slice_p: _dynamic_slice,
     _slicing.dynamic_update_slice_p: _dynamic_update_slice,
     _gs.gather_p: _gather,
-    _shape.reshape_p: _reshape,
-    _shape.transpose_p: _transpose,
-    _shape.broadcast_in_dim_p: _broadcast_in_dim,
+    shape_dims.reshape_p: _reshape,
+    shape_dims.transpose_p: _transpose,
+    shape_dims.broadcast_in_dim_p: _broadcast_in_dim,
     _ew.select_n_p: _select_n,
     _ew.eq_p: _compare_keys("EQ"),
     _ew.ne_p: _compare_keys("NE"),

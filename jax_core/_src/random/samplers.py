@@ -19,10 +19,10 @@ from jax_core import numpy as jnp
 from jax_core._src import dtypes
 from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import get_aval
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import stop_gradient
-from jax_core._src.lax.bitcast import bitcast_convert_type
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.elementwise.bitcast import bitcast_convert_type
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.random.api import check_prng_key, random_bits, split_keys
 from jax_core._src.transforms.api import jit
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
@@ -93,8 +93,8 @@ def _uniform(
     key: Array, minval: ArrayLike, maxval: ArrayLike, shape: Shape, dtype: np.dtype[Any]
 ) -> Array:
     check_shape("uniform", shape)
-    lo = shape_ops.broadcast_to_rank(lax.convert_element_type(minval, dtype), len(shape))
-    hi = shape_ops.broadcast_to_rank(lax.convert_element_type(maxval, dtype), len(shape))
+    lo = shape_dims.broadcast_to_rank(lax.convert_element_type(minval, dtype), len(shape))
+    hi = shape_dims.broadcast_to_rank(lax.convert_element_type(maxval, dtype), len(shape))
     finfo = dtypes.finfo(dtype)
     nbits, nmant = int(finfo.bits), int(finfo.nmant)
     if nbits not in (8, 16, 32, 64):
@@ -108,7 +108,7 @@ def _uniform(
     float_bits = lax.bitwise_or(float_bits, np.array(1.0, dtype).view(uint_dtype))
     floats = lax.sub(bitcast_convert_type(float_bits, dtype), np.array(1.0, dtype))
     scaled = lax.add(lax.mul(floats, lax.sub(hi, lo)), lo)
-    return lax.max(lo, shape_ops.reshape(scaled, shape))
+    return lax.max(lo, shape_dims.reshape(scaled, shape))
 
 
 # -- normal ----------------------------------------------------------------------------
@@ -400,8 +400,8 @@ def _randint(
     # Where maxval exceeds the dtype's range (randint(key, shape, 0, 256, 'uint8')).
     top = _convert_and_clip_integer(jnp.array(dtypes.iinfo(dtype).max, dtype), hi_arr.dtype)
     maxval_out_of_range = lax.gt(hi_arr, top)
-    lo = shape_ops.broadcast_to_rank(_convert_and_clip_integer(lo_arr, dtype), len(shape))
-    hi = shape_ops.broadcast_to_rank(_convert_and_clip_integer(hi_arr, dtype), len(shape))
+    lo = shape_dims.broadcast_to_rank(_convert_and_clip_integer(lo_arr, dtype), len(shape))
+    hi = shape_dims.broadcast_to_rank(_convert_and_clip_integer(hi_arr, dtype), len(shape))
     nbits = int(dtypes.iinfo(dtype).bits)
     if nbits not in (8, 16, 32, 64):
         raise TypeError(f"randint only accepts 8-, 16-, 32-, or 64-bit dtypes, got {dtype}")

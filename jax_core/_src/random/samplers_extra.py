@@ -23,12 +23,12 @@ from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad_util import Zero, is_zero
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops
 from jax_core._src.lax.ad_ops import stop_gradient
 from jax_core._src.lax.control_flow.loops import while_loop
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.sorting import sort_key_val, top_k
-from jax_core._src.lax.special import random_gamma_grad
+from jax_core._src.lax.special.functions import random_gamma_grad
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.random.api import check_prng_key, random_bits, random_wrap, split_keys
@@ -205,7 +205,7 @@ def categorical(
         logits_shape.insert(axis % logits_arr.ndim, logits_arr.shape[axis])
         g = gumbel(typed, (*shape_prefix, *logits_shape), logits_arr.dtype, mode=mode)
         return jnp.argmax(
-            g + shape_ops.expand_dims(logits_arr, tuple(range(len(shape_prefix)))), axis=axis
+            g + shape_dims.expand_dims(logits_arr, tuple(range(len(shape_prefix)))), axis=axis
         )
     logits_arr = logits_arr + gumbel(typed, logits_arr.shape, logits_arr.dtype, mode=mode)
     k = math.prod(shape_prefix)
@@ -215,9 +215,9 @@ def categorical(
         )
     ax = axis % logits_arr.ndim
     perm = (*(i for i in range(logits_arr.ndim) if i != ax), ax)
-    _, indices = top_k(shape_ops.transpose(logits_arr, perm), k)
+    _, indices = top_k(shape_dims.transpose(logits_arr, perm), k)
     dimensions = (indices.ndim - 1, *range(indices.ndim - 1))
-    return shape_ops.reshape(indices, shape_t, dimensions)
+    return shape_dims.reshape(indices, shape_t, dimensions)
 
 
 # -- gamma -----------------------------------------------------------------------------

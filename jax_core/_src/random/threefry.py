@@ -16,9 +16,11 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.trace import get_aval
-from jax_core._src.lax import api as lax
-from jax_core._src.lax import shape_ops, slicing
 from jax_core._src.lax.control_flow.loops import fori_loop
+from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax.indexing import slicing
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.random.keys import PRNGImpl, Shape, register_prng
 from jax_core._src.typing.basearray import Array
 
@@ -37,7 +39,7 @@ def _broadcast(x: Any, shape: Shape, leading: bool = False) -> Array:
     if src == shape and isinstance(x, Array):
         return x
     start = 0 if leading else len(shape) - len(src)
-    return shape_ops.broadcast_in_dim(x, shape, tuple(range(start, start + len(src))))
+    return shape_dims.broadcast_in_dim(x, shape, tuple(range(start, start + len(src))))
 
 
 def _rotate_left(x: Array, d: Any) -> Array:
@@ -75,7 +77,7 @@ def threefry2x32(k1: Array, k2: Array, x1: Array, x2: Array) -> tuple[Array, Arr
     rotations = [np.array(_ROTATIONS[0], _U32), np.array(_ROTATIONS[1], _U32)]
     ks = [k1, k2, lax.bitwise_xor(lax.bitwise_xor(k1, k2), _KS_PARITY)]
     x = [lax.add(x1, ks[0]), lax.add(x2, ks[1])]
-    init = (x, _rotate_list(ks), [shape_ops.broadcast_in_dim(r, (4,), (0,)) for r in rotations])
+    init = (x, _rotate_list(ks), [shape_dims.broadcast_in_dim(r, (4,), (0,)) for r in rotations])
     out, _, _ = fori_loop(0, 5, _rolled_loop_step, init)
     return out[0], out[1]
 
@@ -85,7 +87,7 @@ def iota_2x32_shape(shape: Shape) -> tuple[Array, Array]:
     from jax_core._src.random.primitives import iota_2x32_shape_p
 
     if not shape:
-        zero = shape_ops.broadcast_in_dim(np.uint32(0), (), ())
+        zero = shape_dims.broadcast_in_dim(np.uint32(0), (), ())
         return zero, zero
     hi, lo = iota_2x32_shape_p.bind(shape=tuple(shape))
     return hi, lo
@@ -97,7 +99,7 @@ def _key_halves(data: Array) -> tuple[Array, Array]:
     n = len(shape) - 1
     first = slicing.slice(data, (0,) * len(shape), (*shape[:n], 1))
     second = slicing.slice(data, (*(0,) * n, 1), shape)
-    return shape_ops.squeeze(first, (n,)), shape_ops.squeeze(second, (n,))
+    return shape_dims.squeeze(first, (n,)), shape_dims.squeeze(second, (n,))
 
 
 def _hash_over(data: Array, shape: Shape) -> tuple[Array, Array]:
@@ -113,8 +115,8 @@ def _hash_over(data: Array, shape: Shape) -> tuple[Array, Array]:
 
 def _stack_last(a: Array, b: Array) -> Array:
     n = len(_shape(a))
-    return shape_ops.concatenate(
-        [shape_ops.expand_dims(a, (n,)), shape_ops.expand_dims(b, (n,))], n
+    return shape_assembly.concatenate(
+        [shape_dims.expand_dims(a, (n,)), shape_dims.expand_dims(b, (n,))], n
     )
 
 

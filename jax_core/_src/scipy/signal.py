@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax_core.numpy as jnp
-from jax_core._src.lax.convolution import conv_general_dilated
+from jax_core._src.lax.conv.convolution import conv_general_dilated
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes_inexact
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array

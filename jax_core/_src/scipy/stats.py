@@ -12,7 +12,7 @@ import numpy as np
 
 import jax_core.numpy as jnp
 from jax_core import lax
-from jax_core._src.lax import linalg as lax_linalg
+from jax_core._src.lax.linalg import decompositions as lax_linalg
 from jax_core._src.scipy.special import (
     betainc,
     betaln,

@@ -478,8 +478,8 @@ def _unbatch_aux(aux: Any) -> Any:
 
 
 def _split_row(row: Any, leaves: Sequence[Any], sizes: Sequence[int]) -> list[Any]:
-    from jax_core._src.lax.shape_ops import reshape
-    from jax_core._src.lax.slicing import slice as lax_slice
+    from jax_core._src.lax.indexing.slicing import slice as lax_slice
+    from jax_core._src.lax.shape.dimensions import reshape
 
     out: list[Any] = []
     start = 0
@@ -493,7 +493,7 @@ def _split_row(row: Any, leaves: Sequence[Any], sizes: Sequence[int]) -> list[An
 
 
 def _slice_axis(x: Any, start: int, stop: int, axis: int) -> Any:
-    from jax_core._src.lax.slicing import slice as lax_slice
+    from jax_core._src.lax.indexing.slicing import slice as lax_slice
 
     shape = get_aval(x).shape
     starts = [0] * len(shape)
@@ -503,14 +503,14 @@ def _slice_axis(x: Any, start: int, stop: int, axis: int) -> Any:
 
 
 def _astype(x: Any, dtype: np.dtype[Any]) -> Any:
-    from jax_core._src.lax.api import to_dtype
+    from jax_core._src.lax.elementwise.wrappers import to_dtype
 
     return to_dtype(x, dtype)
 
 
 def _reshape_trailing(j: Any, leaves: Sequence[Any], sizes: Sequence[int], d_tree: PyTreeDef, single: bool) -> Any:
     """Splits a Jacobian's trailing basis axis into one block per input leaf, shaped like it."""
-    from jax_core._src.lax.shape_ops import reshape
+    from jax_core._src.lax.shape.dimensions import reshape
 
     aval = get_aval(j)
     lead = aval.shape[:-1]
@@ -532,7 +532,7 @@ def jacrev(
     allow_int: bool = False,
 ) -> Callable[..., Any]:
     """The Jacobian of ``fun`` by reverse mode (one vjp per output element, batched with vmap)."""
-    from jax_core._src.lax.shape_ops import reshape
+    from jax_core._src.lax.shape.dimensions import reshape
     from jax_core._src.transforms.vmap_api import vmap
 
     def jacfun(*args: Any, **kwargs: Any) -> Any:

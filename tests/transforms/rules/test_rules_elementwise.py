@@ -20,8 +20,8 @@ from jax_core import lax
 from jax_core._src import dtypes
 from jax_core._src.config import enable_x64
 from jax_core._src.interpreters.ad_util import Zero
-from jax_core._src.lax import elementwise as ew
-from jax_core._src.lax.elementwise_rules import trigamma
+from jax_core._src.lax.elementwise import definitions as ew
+from jax_core._src.lax.elementwise.rules import trigamma
 from jax_core.test_util import check_grads
 
 Fn = Callable[..., Any]
@@ -278,7 +278,7 @@ def test_div_transpose_in_divisor_raises() -> None:
 def test_convert_element_type_transpose_is_adjoint() -> None:
     from jax_core._src.core.avals import ShapedArray
     from jax_core._src.interpreters.ad_util import UndefinedPrimal
-    from jax_core._src.lax.convert import convert_element_type_p
+    from jax_core._src.lax.elementwise.conversions import convert_element_type_p
 
     rule = convert_element_type_p.rule("transpose")
     for src, dst in [

@@ -22,7 +22,7 @@ from jax_core._src import dtypes
 from jax_core._src.config import enable_x64
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.interpreters.ad_util import UndefinedPrimal
-from jax_core._src.lax import gather_scatter as gs
+from jax_core._src.lax.indexing import gather_scatter as gs
 
 COVERED: frozenset[str] = frozenset(
     {

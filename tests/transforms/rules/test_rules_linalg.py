@@ -12,7 +12,7 @@ import pytest
 import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core._src.config import enable_x64
-from jax_core._src.lax import linalg as L
+from jax_core._src.lax.linalg import decompositions as L
 from jax_core.test_util import check_grads
 
 COVERED = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig"}

@@ -20,7 +20,7 @@ from jax_core import lax
 from jax_core._src import dtypes
 from jax_core._src.config import enable_x64
 from jax_core._src.interpreters.ad_util import Zero
-from jax_core._src.lax import shape_ops
+from jax_core._src.lax.shape import assembly as shape_assembly
 
 COVERED: frozenset[str] = frozenset(
     {"broadcast_in_dim", "concatenate", "iota", "pad", "reshape", "rev", "squeeze", "transpose"}
@@ -129,16 +129,16 @@ def test_integer_operands_have_float0_tangents() -> None:
 
 def test_iota_rules() -> None:
     params = {"dtype": np.dtype(np.float32), "shape": (2, 3), "dimension": 1, "sharding": None}
-    out, t = shape_ops.iota_p.rule("jvp")([], [], **params)
+    out, t = shape_assembly.iota_p.rule("jvp")([], [], **params)
     assert isinstance(t, Zero) and t.aval.shape == (2, 3) and t.aval.dtype == np.float32
     np.testing.assert_array_equal(np.asarray(out), np.broadcast_to(np.arange(3.0), (2, 3)))
     params["dtype"] = np.dtype(np.int32)
-    _, t = shape_ops.iota_p.rule("jvp")([], [], **params)
+    _, t = shape_assembly.iota_p.rule("jvp")([], [], **params)
     assert isinstance(t, Zero) and t.aval.dtype == dtypes.float0
-    out, d = shape_ops.iota_p.rule("batch")([], [], **params)
+    out, d = shape_assembly.iota_p.rule("batch")([], [], **params)
     assert d is None and np.asarray(out).shape == (2, 3)
     with pytest.raises(TypeError, match="iota takes no operands"):
-        shape_ops.iota_p.rule("batch")([np.ones(2)], [0], **params)
+        shape_assembly.iota_p.rule("batch")([np.ones(2)], [0], **params)
     # iota inside differentiated and batched functions is a constant.
     f = lambda x: x * lax.iota(np.float64, 4)
     np.testing.assert_allclose(

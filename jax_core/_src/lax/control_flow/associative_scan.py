@@ -28,7 +28,8 @@ def associative_scan(fn: Callable[[T, T], T], elems: T, reverse: bool = False, a
     """
     if not callable(fn):
         raise TypeError("lax.associative_scan: fn argument should be callable.")
-    from jax_core._src.lax.shape_ops import canonicalize_axis, concatenate, rev
+    from jax_core._src.lax.shape.assembly import concatenate, rev
+    from jax_core._src.lax.shape.dimensions import canonicalize_axis
 
     elems_flat, tree = tree_flatten(elems)
     if reverse:
@@ -47,7 +48,7 @@ def associative_scan(fn: Callable[[T, T], T], elems: T, reverse: bool = False, a
         )
 
     def slice_in_dim(x: Any, start: int, stop: int | None, stride: int = 1) -> Any:
-        from jax_core._src.lax.slicing import slice as lax_slice
+        from jax_core._src.lax.indexing.slicing import slice as lax_slice
 
         shape = get_aval(x).shape
         n = shape[ax]
@@ -83,8 +84,8 @@ def associative_scan(fn: Callable[[T, T], T], elems: T, reverse: bool = False, a
 
 def _interleave(a: Any, b: Any, axis: int) -> Any:
     """``a`` and ``b`` (of equal length along ``axis``, or ``a`` one longer) interleaved."""
-    from jax_core._src.lax import api as lax_api
-    from jax_core._src.lax.shape_ops import pad
+    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax.shape.assembly import pad
 
     aa, ba = get_aval(a), get_aval(b)
     same = aa.shape[axis] == ba.shape[axis]

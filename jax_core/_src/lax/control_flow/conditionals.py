@@ -50,6 +50,7 @@ from jax_core._src.lax.control_flow.common import (
     trace_fun,
     with_invars,
 )
+from jax_core._src.lax.shape.compositions import as_array
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -120,7 +121,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, o
         raise ValueError("Empty branch sequence")
     if len(branches) == 1:
         return branches[0](*operands)
-    from jax_core._src.lax import api as lax_api
+    from jax_core._src.lax.elementwise import wrappers as lax_api
 
     idx = lax_api.convert_element_type(index, np.int32)
     idx = lax_api.max(lax_api.min(idx, np.int32(len(branches) - 1)), np.int32(0))
@@ -207,7 +208,7 @@ def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
         if pred_dtype.kind not in "iuf":
             raise TypeError(f"Pred type must be either boolean or number, got {pred_dtype}.")
         pred = _ne_zero(pred, pred_dtype)
-    from jax_core._src.lax import api as lax_api
+    from jax_core._src.lax.elementwise import wrappers as lax_api
 
     index = lax_api.convert_element_type(pred, np.int32)
     return _cond_internal("cond", index, (false_fun, true_fun), ["false_fun", "true_fun"], operands)
@@ -224,7 +225,7 @@ def _shape(x: Any) -> tuple[int, ...]:
 def _ne_zero(pred: Any, dtype: np.dtype[Any]) -> Any:
     if not isinstance(pred, Tracer) and not isinstance(pred, Array):
         return np.asarray(pred) != 0
-    from jax_core._src.lax import api as lax_api
+    from jax_core._src.lax.elementwise import wrappers as lax_api
 
     return lax_api.ne(pred, lax_api.to_dtype(0, dtype, get_aval(pred).weak_type))
 
@@ -260,9 +261,7 @@ def _cond_internal(api_name: str, index: Any, funs: Sequence[Callable[..., Any]]
 def _asarray(x: Any) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
-    from jax_core._src.numpy.creation import asarray
-
-    return asarray(x)
+    return as_array(x)
 
 
 # -- the primitive -------------------------------------------------------------------------
@@ -327,8 +326,8 @@ def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: tuple[C
 
 
 def _bcast_select(pred: Any, on_true: Any, on_false: Any) -> Any:
-    from jax_core._src.lax import api as lax_api
-    from jax_core._src.lax.shape_ops import broadcast_in_dim
+    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
 
     shape = get_aval(on_true).shape
     if get_aval(pred).shape != shape:
@@ -337,8 +336,8 @@ def _bcast_select(pred: Any, on_true: Any, on_false: Any) -> Any:
 
 
 def _bcast_select_n(which: Any, *cases: Any) -> Any:
-    from jax_core._src.lax import api as lax_api
-    from jax_core._src.lax.shape_ops import broadcast_in_dim
+    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
 
     shape = get_aval(cases[0]).shape
     if get_aval(which).shape != shape:
@@ -365,8 +364,8 @@ def _cond_batch(args: Sequence[Any], dims: Sequence[int | None], *, branches: tu
     n_out = len(branches[0].out_avals)
     if index_dim is not None:
         # A batched index: every branch runs on the whole batch and the results are selected.
-        from jax_core._src.lax import api as lax_api
         from jax_core._src.lax.ad_ops import stop_gradient
+        from jax_core._src.lax.elementwise import wrappers as lax_api
 
         index = bdim_at_front(index, index_dim, size)
         ops = [bdim_at_front(x, d, size) for x, d in zip(ops, op_dims)]

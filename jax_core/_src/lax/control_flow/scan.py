@@ -34,6 +34,7 @@ from jax_core._src.interpreters.ad_util import (
     tangent_aval,
     zeros_like_aval,
 )
+from jax_core._src.interpreters.batching import vmap_flat
 from jax_core._src.interpreters.batching_util import axis_size, broadcast_batch, moveaxis
 from jax_core._src.interpreters.partial_eval import (
     PartialEvalTrace,
@@ -174,7 +175,8 @@ def _infer_scan_length(xs_flat: Sequence[Any], xs_avals: Sequence[ShapedArray], 
 def _scan_python(f: Callable[..., Any], init: Any, xs_flat: Sequence[Any], xs_tree: Any, length: int, reverse: bool) -> Any:
     if length == 0:
         raise ValueError("zero-length scan is not supported in disable_jit() mode because the output type is unknown.")
-    from jax_core._src.lax.shape_ops import concatenate, expand_dims
+    from jax_core._src.lax.shape.assembly import concatenate
+    from jax_core._src.lax.shape.dimensions import expand_dims
 
     carry = init
     ys: list[Any] = []
@@ -196,18 +198,20 @@ def map(f: Callable[[X], Y], xs: X, *, batch_size: int | None = None) -> Y:
     if batch_size is None:
         _, ys = scan(lambda _, x: ((), f(x)), (), xs)
         return ys
-    from jax_core._src.lax.shape_ops import concatenate, reshape
-    from jax_core._src.transforms.vmap_api import vmap
+    from jax_core._src.lax.shape.assembly import concatenate
+    from jax_core._src.lax.shape.dimensions import reshape
 
     leaves, tree = tree_flatten(xs)
     if not leaves:
-        return vmap(f)(xs)
+        unbatched: Y = _vmap_leading(f)(xs)
+        return unbatched
     n = get_aval(leaves[0]).shape[0]
     num_batches, remainder = (0, n) if batch_size == 0 else divmod(n, batch_size)
     done = num_batches * batch_size
-    vf = vmap(f)
+    vf = _vmap_leading(f)
     if num_batches == 0:
-        return vf(xs)
+        whole: Y = vf(xs)
+        return whole
     scan_xs = tree_unflatten(
         tree, [reshape(_slice_leading(x, 0, done), (num_batches, batch_size, *get_aval(x).shape[1:])) for x in leaves]
     )
@@ -226,7 +230,7 @@ def map(f: Callable[[X], Y], xs: X, *, batch_size: int | None = None) -> Y:
 
 
 def _slice_leading(x: Any, start: int, stop: int) -> Any:
-    from jax_core._src.lax.slicing import slice as lax_slice
+    from jax_core._src.lax.indexing.slicing import slice as lax_slice
 
     shape = get_aval(x).shape
     return lax_slice(x, (start, *(0 for _ in shape[1:])), (stop, *shape[1:]))
@@ -234,8 +238,8 @@ def _slice_leading(x: Any, start: int, stop: int) -> Any:
 
 def _index(x: Any, i: Any) -> Any:
     """``x[i]`` along the leading axis for a static or traced ``i``."""
-    from jax_core._src.lax.shape_ops import reshape
-    from jax_core._src.lax.slicing import dynamic_slice
+    from jax_core._src.lax.indexing.slicing import dynamic_slice
+    from jax_core._src.lax.shape.dimensions import reshape
 
     shape = get_aval(x).shape
     zero = np.int32(0)
@@ -244,8 +248,8 @@ def _index(x: Any, i: Any) -> Any:
 
 
 def _update(buf: Any, y: Any, i: Any) -> Any:
-    from jax_core._src.lax.shape_ops import reshape
-    from jax_core._src.lax.slicing import dynamic_update_slice
+    from jax_core._src.lax.indexing.slicing import dynamic_update_slice
+    from jax_core._src.lax.shape.dimensions import reshape
 
     shape = get_aval(y).shape
     zero = np.int32(0)
@@ -318,7 +322,7 @@ def _scan_impl_fun(jaxpr: ClosedJaxpr, length: int, reverse: bool, unroll: int, 
 def _reversed_index(t: Any, length: int) -> Any:
     if isinstance(t, np.integer):
         return np.int32(length - 1 - int(t))  # pyright: ignore[reportUnknownArgumentType]
-    from jax_core._src.lax import api as lax_api
+    from jax_core._src.lax.elementwise import wrappers as lax_api
 
     return lax_api.sub(np.int32(length - 1), t)
 
@@ -603,7 +607,7 @@ def _as_aval(x: Any, aval: ShapedArray) -> Any:
     got = get_aval(x)
     if got.dtype == aval.dtype and got.weak_type == aval.weak_type:
         return x
-    from jax_core._src.lax.api import to_dtype
+    from jax_core._src.lax.elementwise.wrappers import to_dtype
 
     return to_dtype(x, aval.dtype, aval.weak_type)
 
@@ -665,3 +669,25 @@ scan_p.def_rules(
         partial_eval=_scan_partial_eval,
     )
 )
+
+
+def _vmap_leading(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``vmap(f)`` over the leading axis of every leaf (lax sits below the ``vmap`` API, so it
+    batches through the interpreter directly)."""
+
+    def batched(xs: Any) -> Any:
+        leaves, tree = tree_flatten(xs)
+        if not leaves:
+            raise ValueError("vmap must have at least one non-None value in in_axes")
+        out_trees: list[Any] = []
+
+        def flat(*args: Any) -> list[Any]:
+            out_leaves, out_tree = tree_flatten(f(tree_unflatten(tree, list(args))))
+            out_trees.append(out_tree)
+            return out_leaves
+
+        size = get_aval(leaves[0]).shape[0]
+        outs = vmap_flat(flat, leaves, [0] * len(leaves), lambda n: [0] * n, size)
+        return tree_unflatten(out_trees[0], outs)
+
+    return batched

@@ -1,0 +1,1 @@
+"""Convolution: conv_general_dilated, its geometry (dimension numbers, padding, shapes) and patches."""

@@ -1,0 +1,1 @@
+"""Elementwise primitives: arithmetic, transcendental, bitwise, comparisons, select, conversions."""

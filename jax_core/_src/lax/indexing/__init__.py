@@ -1,0 +1,1 @@
+"""Indexed reads and writes: slices, dynamic slices, gather, the scatter family and their compositions."""

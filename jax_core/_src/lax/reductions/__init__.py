@@ -1,0 +1,1 @@
+"""Reductions over axes: monoid reductions, argmin/argmax and cumulative reductions."""

@@ -1,0 +1,378 @@
+"""Windowed reductions (XLA's ReduceWindow), as JAX's ``lax/windowed_reductions.py`` has them.
+
+``reduce_window`` recognises ``lax.add``/``lax.max``/``lax.min`` with their identity as the
+(concrete, scalar) init value and binds the monoid primitives ``reduce_window_sum``,
+``reduce_window_max`` and ``reduce_window_min``; any other computation is traced to a
+jaxpr and bound as the variadic ``reduce_window``. Max/min pooling differentiates through
+``select_and_gather_add`` (the tangent at each window's selected element, a variadic
+reduce_window over (operand, tangent) pairs) and its transpose ``select_and_scatter_add``
+(XLA's SelectAndScatter). ``cumlogsumexp`` is the cumulative reduction that needs a
+non-monoid window body. The autodiff and batching rules live in
+``windowed_reduction_rules.py``.
+"""
+
+from __future__ import annotations
+
+import operator
+import weakref
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol, overload
+
+import numpy as np
+
+from jax_core._src import config, dtypes
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.jaxpr import ClosedJaxpr
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import Tracer, get_aval
+from jax_core._src.interpreters.ad_util import JvpRule, linear_jvp
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.lax.conv.shapes import dilate_shape, padtype_to_pads
+from jax_core._src.lax.elementwise import definitions as ew
+from jax_core._src.lax.elementwise import wrappers as lax_api
+from jax_core._src.lax.reductions import reduction_rules as rr
+from jax_core._src.lax.reductions import reductions as red
+from jax_core._src.lax.windowed import reduce_window_rules as wrr
+from jax_core._src.lax.windowed.common import ints, lower_reduce_window, window_shape
+from jax_core._src.lax.windowed.select_and_scatter import select_and_gather_add
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
+
+
+def _monoid_lower(
+    init: Callable[[np.dtype[Any]], np.ndarray[Any, Any]], combine: red.Combiner
+) -> Callable[..., ir.Value[Any]]:
+    def lower(ctx: LoweringRuleContext, x: ir.Value[Any], **params: Any) -> ir.Value[Any]:
+        aval = ctx.avals_out[0]
+        return lower_reduce_window(
+            [x], [hlo_util.constant(init(aval.dtype))], [aval], lambda a: [combine(a[0], a[1])], **params
+        )[0]
+
+    return lower
+
+
+# -- the monoid primitives -------------------------------------------------------------------
+
+
+class WindowReducer(Protocol):
+    """A monoid windowed reduction (JAX's private ``_reduce_window_sum`` and friends)."""
+
+    def __call__(
+        self,
+        operand: ArrayLike,
+        window_dimensions: Sequence[int],
+        window_strides: Sequence[int],
+        padding: Sequence[tuple[int, int]],
+        base_dilation: Sequence[int] | None = None,
+        window_dilation: Sequence[int] | None = None,
+    ) -> Array: ...
+
+
+def _monoid_abstract_eval(number_only: str | None) -> Callable[..., ShapedArray]:
+    def abstract_eval(operand: ShapedArray, **params: Any) -> ShapedArray:
+        if number_only and not dtypes.issubdtype(operand.dtype, np.number):
+            raise TypeError(
+                f"operand to {number_only} must have a number dtype, got {operand.dtype.name}"
+            )
+        return ShapedArray(window_shape(operand, **params), operand.dtype, operand.weak_type)
+
+    return abstract_eval
+
+
+def _monoid(
+    name: str,
+    what: str,
+    identity: Callable[[np.dtype[Any]], np.ndarray[Any, Any]],
+    combine: red.Combiner,
+    jvp: Callable[[Primitive, WindowReducer], JvpRule],
+    transpose: Callable[..., list[Any]] | None = None,
+    number_only: bool = False,
+) -> tuple[Primitive, WindowReducer]:
+    """A monoid windowed-reduction primitive with its rules, and the function binding it."""
+    prim = Primitive(name)
+
+    def reducer(
+        operand: ArrayLike,
+        window_dimensions: Sequence[int],
+        window_strides: Sequence[int],
+        padding: Sequence[tuple[int, int]],
+        base_dilation: Sequence[int] | None = None,
+        window_dilation: Sequence[int] | None = None,
+    ) -> Array:
+        ones = (1,) * len(window_dimensions)
+        out: Array = prim.bind(
+            operand,
+            window_dimensions=ints("window_dimensions", window_dimensions),
+            window_strides=ints("window_strides", window_strides),
+            padding=tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding),
+            base_dilation=ones if base_dilation is None else ints("base_dilation", base_dilation),
+            window_dilation=ones if window_dilation is None else ints("window_dilation", window_dilation),
+        )
+        return out
+
+    reducer.__name__ = reducer.__qualname__ = name
+    reducer.__doc__ = f"The {what} over each window of ``operand`` (JAX's private ``_{name}``)."
+    prim.def_rules(
+        Rules(
+            abstract_eval=_monoid_abstract_eval(name if number_only else None),
+            lower=_monoid_lower(identity, combine),
+            jvp=jvp(prim, reducer),
+            transpose=transpose,
+            batch=wrr.monoid_batcher(reducer),
+        )
+    )
+    return prim, reducer
+
+
+reduce_window_sum_p, reduce_window_sum = _monoid(
+    "reduce_window_sum",
+    "sum",
+    lambda dt: np.array(0, dt),
+    hlo.add,
+    lambda prim, _: linear_jvp(prim),
+    wrr.reduce_window_sum_transpose,
+    number_only=True,
+)
+reduce_window_max_p, reduce_window_max = _monoid(
+    "reduce_window_max", "maximum", red.max_identity, hlo.maximum, lambda _, r: wrr.chooser_jvp(r, ew.ge_p, select_and_gather_add)
+)
+reduce_window_min_p, reduce_window_min = _monoid(
+    "reduce_window_min", "minimum", red.min_identity, hlo.minimum, lambda _, r: wrr.chooser_jvp(r, ew.le_p, select_and_gather_add)
+)
+
+
+# -- the generic reduce_window ---------------------------------------------------------------
+
+_comp_cache: weakref.WeakKeyDictionary[Callable[..., Any], dict[Hashable, tuple[ClosedJaxpr, PyTreeDef]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def reduction_jaxpr(
+    computation: Callable[..., Any], init_avals: Sequence[ShapedArray], init_tree: PyTreeDef
+) -> tuple[ClosedJaxpr, PyTreeDef]:
+    """``computation(x, y)`` over scalars of ``init_avals`` (each a tree like ``init_tree``),
+    traced once per function and input types (JAX's ``_variadic_reduction_jaxpr``)."""
+    key = (tuple(init_avals), init_tree, config.enable_x64.value)
+    try:
+        table = _comp_cache.get(computation)
+    except TypeError:
+        table = None
+    if table is not None and key in table:
+        return table[key]
+    n = len(init_avals)
+    out_trees: list[PyTreeDef] = []
+
+    def flat(*args: Any) -> list[Any]:
+        x, y = tree_unflatten(init_tree, args[:n]), tree_unflatten(init_tree, args[n:])
+        leaves, tree = tree_flatten(computation(x, y))
+        out_trees.append(tree)
+        return leaves
+
+    closed = trace_to_jaxpr(flat, [*init_avals, *init_avals], DebugInfo("reduce_window comp", computation))
+    if any(isinstance(c, Tracer) for c in closed.consts):
+        raise NotImplementedError(
+            "reduce_window: a computation that closes over traced values is not supported; "
+            "pass such values as operands instead."
+        )
+    result = (closed, out_trees[0])
+    try:
+        _comp_cache.setdefault(computation, {})[key] = result
+    except TypeError:
+        pass
+    return result
+
+
+def _reduce_window_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, **params: Any) -> list[ShapedArray]:
+    n = len(avals) // 2
+    operands, inits = avals[:n], avals[n:]
+    if any(o.dtype != i.dtype for o, i in zip(operands, inits)):
+        raise TypeError(
+            "reduce_window got inconsistent dtypes for operands and init_values: got operand "
+            f"dtypes {[o.dtype for o in operands]} and init_value dtypes {[i.dtype for i in inits]}."
+        )
+    if any(i.ndim != 0 for i in inits):
+        raise TypeError(
+            "reduce_window expected init_values to be scalars but init_values have shapes "
+            f"{[i.shape for i in inits]}."
+        )
+    shape = window_shape(operands[0], **params)
+    return [ShapedArray(shape, o.dtype) for o in operands]
+
+
+def _reduce_window_lower(
+    ctx: LoweringRuleContext, *args: ir.Value[Any], jaxpr: ClosedJaxpr, **params: Any
+) -> list[ir.Value[Any]]:
+    n = len(args) // 2
+    return lower_reduce_window(
+        args[:n],
+        args[n:],
+        ctx.avals_out,
+        lambda block: ctx.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, block),
+        **params,
+    )
+
+
+def _reduce_window_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
+    shown = {**params, "jaxpr": params["jaxpr"].jaxpr, "consts": tuple(params["jaxpr"].consts)}
+    return sorted(shown.items())
+
+
+reduce_window_p = Primitive("reduce_window", multiple_results=True)
+reduce_window_p.def_rules(
+    Rules(
+        abstract_eval=_reduce_window_abstract_eval,
+        lower=_reduce_window_lower,
+        jvp=wrr.reduce_window_jvp,
+        transpose=wrr.reduce_window_transpose,
+        batch=wrr.reduce_window_batcher,
+        pp=_reduce_window_pp,
+    )
+)
+
+
+def _monoid_reducer(computation: Callable[..., Any], inits: Sequence[Any]) -> Callable[..., Array] | None:
+    """The monoid primitive's wrapper when ``computation`` is ``lax.add``/``max``/``min`` and
+    the one init value is its concrete scalar identity (JAX's ``_get_monoid_window_reducer``)."""
+    if len(inits) != 1 or isinstance(inits[0], Tracer):
+        return None
+    aval = get_aval(inits[0])
+    if aval.shape != ():
+        return None
+    val = np.asarray(inits[0])
+    if computation is lax_api.add:
+        return reduce_window_sum if val == 0 else None
+    if computation is lax_api.max:
+        return reduce_window_max if val == red.max_identity(aval.dtype) else None
+    if computation is lax_api.min:
+        return reduce_window_min if val == red.min_identity(aval.dtype) else None
+    return None
+
+
+@overload
+def reduce_window(
+    operand: ArrayLike,
+    init_value: ArrayLike,
+    computation: Callable[[Array, Array], Array],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Array: ...
+@overload
+def reduce_window(
+    operand: Any,
+    init_value: Any,
+    computation: Callable[..., Any],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Any: ...
+def reduce_window(
+    operand: Any,
+    init_value: Any,
+    computation: Callable[..., Any],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Any:
+    """Reduces each (padded, dilated) window of ``operand`` with ``computation``.
+
+    Wraps XLA's ReduceWindowWithGeneralPadding. ``operand`` is an array or a pytree of
+    arrays, ``init_value`` a scalar (or pytree of scalars) of the same structure, and
+    ``computation(x, y)`` combines two such trees. ``padding`` is ``'VALID'``, ``'SAME'``,
+    ``'SAME_LOWER'`` or one ``(low, high)`` pair per dimension. ``lax.add``, ``lax.max`` and
+    ``lax.min`` with their identity as a concrete init value use the specialised (and
+    differentiable in reverse mode) primitives, as in JAX. Returns a tree like ``operand``.
+    """
+    flat_operands, operand_tree = tree_flatten(operand)
+    flat_inits, init_tree = tree_flatten(init_value)
+    if operand_tree != init_tree:
+        raise ValueError(
+            f"Operands must have the same tree structure as init_values: {operand_tree} vs. {init_tree}"
+        )
+    if not flat_operands:
+        raise ValueError("reduce_window must have at least one operand.")
+    dims = ints("window_dimensions", window_dimensions)
+    strides = (1,) * len(dims) if window_strides is None else ints("window_strides", window_strides)
+    if isinstance(padding, str):
+        win = dims if window_dilation is None else dilate_shape(dims, window_dilation)
+        pads = tuple(padtype_to_pads(get_aval(flat_operands[0]).shape, win, strides, padding))
+    else:
+        pads = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
+    ones = (1,) * len(dims)
+    base = ones if base_dilation is None else ints("base_dilation", base_dilation)
+    wdil = ones if window_dilation is None else ints("window_dilation", window_dilation)
+    monoid = _monoid_reducer(computation, flat_inits)
+    if monoid is not None:
+        return monoid(operand, dims, strides, pads, base, wdil)
+    init_avals = [get_aval(v) for v in flat_inits]
+    jaxpr, out_tree = reduction_jaxpr(computation, init_avals, init_tree)
+    if operand_tree != out_tree:
+        raise ValueError(
+            "reduce_window output must have the same tree structure as the operands "
+            f"{operand_tree} vs. {out_tree}"
+        )
+    outs = reduce_window_p.bind(
+        *flat_operands,
+        *flat_inits,
+        jaxpr=jaxpr,
+        window_dimensions=dims,
+        window_strides=strides,
+        padding=pads,
+        base_dilation=base,
+        window_dilation=wdil,
+    )
+    return tree_unflatten(out_tree, outs)
+
+
+# -- cumlogsumexp ----------------------------------------------------------------------------
+
+
+def _logaddexp_combine(a: ir.Value[Any], b: ir.Value[Any]) -> ir.Value[Any]:
+    """JAX's ``logaddexp`` body: ``max + log1p(exp(-|a - b|))``, ``a + b`` where that is NaN."""
+    delta = hlo.subtract(a, b)
+    smooth = hlo.add(hlo.maximum(a, b), hlo.log_plus_one(hlo.exponential(hlo.negate(hlo.abs(delta)))))
+    is_nan = hlo_util.compare(delta, delta, "NE", np.dtype(np.float32))  # any float: FLOAT compare
+    out: ir.Value[Any] = hlo.select(is_nan, hlo.add(a, b), smooth)
+    return out
+
+
+def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+    """The cumulative ``log(sum(exp(operand)))`` along ``axis`` (from the end if ``reverse``)."""
+    out: Array = cumlogsumexp_p.bind(operand, axis=operator.index(axis), reverse=bool(reverse))
+    return out
+
+
+def _cumlogsumexp_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
+    out = red._cumred_abstract_eval("cumlogsumexp", operand, axis)  # pyright: ignore[reportPrivateUsage]
+    if dtypes.issubdtype(operand.dtype, np.integer):  # JAX fails making its -inf init value
+        raise OverflowError("cannot convert float infinity to integer")
+    if dtypes.issubdtype(operand.dtype, np.complexfloating):
+        raise NotImplementedError("cumlogsumexp of complex operands is not implemented in jax_core")
+    return out
+
+
+def _cumlogsumexp_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool) -> ir.Value[Any]:
+    init = np.array(-np.inf, ctx.avals_in[0].dtype)
+    return red._cumred_lower(ctx, x, axis, reverse, init, _logaddexp_combine)  # pyright: ignore[reportPrivateUsage]
+
+
+cumlogsumexp_p = Primitive("cumlogsumexp")
+cumlogsumexp_p.def_rules(
+    Rules(
+        abstract_eval=_cumlogsumexp_abstract_eval,
+        lower=_cumlogsumexp_lower,
+        jvp=rr.cumred_jvp(cumlogsumexp_p, wrr.logaddexp_pairs, lambda dt: np.array(-np.inf, dt)),
+        batch=rr.cumred_batcher(cumlogsumexp_p),
+    )
+)

@@ -1,0 +1,196 @@
+"""The autodiff primitives of max/min pooling, as JAX has them.
+
+``select_and_gather_add`` picks the tangent at each window's maximum (``select_prim``
+``ge``) or minimum (``le``) of the operand: a variadic reduce_window over (operand, tangent)
+pairs that keeps the selected pair. Its transpose ``select_and_scatter_add`` adds each
+cotangent at the position its window selects (XLA's SelectAndScatter), and vice versa.
+Their rules are in ``windowed_reduction_rules.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.lax.elementwise import definitions as ew
+from jax_core._src.lax.reductions import reductions as red
+from jax_core._src.lax.windowed import reduce_window_rules as wrr
+from jax_core._src.lax.windowed.common import Pads, lower_reduce_window, pads_attr, window_shape
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.ir_types import aval_to_ir_type
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
+
+# -- select_and_gather_add / select_and_scatter_add ------------------------------------------
+
+
+def select_identity(select_prim: Primitive, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """The init value of a window selection: the identity of max (``ge``) or min (``le``)."""
+    return red.max_identity(dtype) if select_prim is ew.ge_p else red.min_identity(dtype)
+
+
+def _direction(select_prim: Primitive) -> str:
+    return "GE" if select_prim is ew.ge_p else "LE"
+
+
+def select_and_gather_add(
+    tangents: ArrayLike,
+    operand: ArrayLike,
+    select_prim: Primitive,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    base_dilation: Sequence[int],
+    window_dilation: Sequence[int],
+) -> Array:
+    """The element of ``tangents`` at each window's maximum (``select_prim`` ``ge``) or
+    minimum (``le``) of ``operand``: the jvp of max/min pooling."""
+    out: Array = select_and_gather_add_p.bind(
+        tangents,
+        operand,
+        select_prim=select_prim,
+        window_dimensions=tuple(window_dimensions),
+        window_strides=tuple(window_strides),
+        padding=tuple((lo, hi) for lo, hi in padding),
+        base_dilation=tuple(base_dilation),
+        window_dilation=tuple(window_dilation),
+    )
+    return out
+
+
+def _select_and_gather_add_abstract_eval(
+    tangents: ShapedArray, operand: ShapedArray, *, select_prim: Primitive, **params: Any
+) -> ShapedArray:
+    if tangents.shape != operand.shape:
+        raise TypeError(
+            "select_and_gather_add tangents and operand shapes must match, got "
+            f"{tangents.shape} and {operand.shape}."
+        )
+    return ShapedArray(window_shape(operand, **params), tangents.dtype)
+
+
+def _select_and_gather_add_lower(
+    ctx: LoweringRuleContext, tangents: ir.Value[Any], operand: ir.Value[Any], *, select_prim: Primitive, **params: Any
+) -> ir.Value[Any]:
+    """A variadic reduce_window over (operand, tangent) pairs keeping the selected pair."""
+    t_aval, x_aval = ctx.avals_in
+    shape = ctx.avals_out[0].shape
+    direction, x_dt = _direction(select_prim), x_aval.dtype
+
+    def body(a: Sequence[ir.Value[Any]]) -> list[ir.Value[Any]]:
+        kx, vx, ky, vy = a
+        which = hlo_util.compare(kx, ky, direction, x_dt)
+        return [hlo.select(which, kx, ky), hlo.select(which, vx, vy)]
+
+    inits = [hlo_util.constant(select_identity(select_prim, x_dt)), hlo_util.constant(np.array(0, t_aval.dtype))]
+    out_avals = [ShapedArray(shape, x_dt), ShapedArray(shape, t_aval.dtype)]
+    return lower_reduce_window([operand, tangents], inits, out_avals, body, **params)[1]
+
+
+select_and_gather_add_p = Primitive("select_and_gather_add")
+select_and_gather_add_p.def_rules(
+    Rules(
+        abstract_eval=_select_and_gather_add_abstract_eval,
+        lower=_select_and_gather_add_lower,
+        jvp=wrr.select_jvp("gather"),
+        transpose=wrr.select_and_gather_add_transpose,
+        batch=wrr.select_batcher("gather"),
+    )
+)
+
+
+def select_and_scatter_add(
+    source: ArrayLike,
+    operand: ArrayLike,
+    select_prim: Primitive,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+) -> Array:
+    """Adds each element of ``source`` at the position its window of ``operand`` selects
+    (maximum for ``ge``, minimum for ``le``): the transpose of ``select_and_gather_add``."""
+    out: Array = select_and_scatter_add_p.bind(
+        source,
+        operand,
+        select_prim=select_prim,
+        window_dimensions=tuple(window_dimensions),
+        window_strides=tuple(window_strides),
+        padding=tuple((lo, hi) for lo, hi in padding),
+    )
+    return out
+
+
+def _select_and_scatter_add_abstract_eval(
+    source: ShapedArray,
+    operand: ShapedArray,
+    *,
+    select_prim: Primitive,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+) -> ShapedArray:
+    if len(window_dimensions) != len(window_strides):
+        raise TypeError(
+            "select_and_scatter got inconsistent window_strides and window_dimensions: got "
+            f"window_strides {window_strides} and window_dimensions {window_dimensions}."
+        )
+    return ShapedArray(operand.shape, source.dtype)
+
+
+def _select_and_scatter_add_lower(
+    ctx: LoweringRuleContext,
+    source: ir.Value[Any],
+    operand: ir.Value[Any],
+    *,
+    select_prim: Primitive,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+) -> ir.Value[Any]:
+    """XLA's SelectAndScatter on the operand padded with the select identity (JAX's CPU
+    lowering: padding inside the op crashes XLA:CPU), then sliced back."""
+    s_aval, x_aval = ctx.avals_in
+    ndim = x_aval.ndim
+    lo, hi = [p[0] for p in padding], [p[1] for p in padding]
+    ident = hlo_util.constant(select_identity(select_prim, x_aval.dtype))
+    padded: ir.Value[Any] = hlo.pad(operand, ident, lo, hi, [0] * ndim)
+    padded_shape = tuple(d + a + b for d, a, b in zip(x_aval.shape, lo, hi))
+    op = hlo.SelectAndScatterOp(
+        aval_to_ir_type(ShapedArray(padded_shape, s_aval.dtype)),
+        padded,
+        source,
+        hlo_util.constant(np.array(0, s_aval.dtype)),
+        window_dimensions=list(window_dimensions),
+        window_strides=list(window_strides),
+        padding=pads_attr(((0, 0),) * ndim),
+    )
+    x_scalar = aval_to_ir_type(ShapedArray((), x_aval.dtype))
+    s_scalar = aval_to_ir_type(ShapedArray((), s_aval.dtype))
+    select = op.select.blocks.append(x_scalar, x_scalar)
+    with ir.InsertionPoint(select):
+        hlo.return_([hlo_util.compare(select.arguments[0], select.arguments[1], _direction(select_prim), x_aval.dtype)])
+    scatter = op.scatter.blocks.append(s_scalar, s_scalar)
+    with ir.InsertionPoint(scatter):
+        combine = hlo.or_ if s_aval.dtype == np.bool_ else hlo.add
+        hlo.return_([combine(scatter.arguments[0], scatter.arguments[1])])
+    stop = [a + d for a, d in zip(lo, x_aval.shape)]
+    out: ir.Value[Any] = hlo.slice(op.result, lo, stop, [1] * ndim)
+    return out
+
+
+select_and_scatter_add_p = Primitive("select_and_scatter_add")
+select_and_scatter_add_p.def_rules(
+    Rules(
+        abstract_eval=_select_and_scatter_add_abstract_eval,
+        lower=_select_and_scatter_add_lower,
+        jvp=wrr.select_jvp("scatter"),
+        transpose=wrr.select_and_scatter_add_transpose,
+        batch=wrr.select_batcher("scatter"),
+    )
+)
