@@ -191,6 +191,3 @@ def as_array(x: ArrayLike) -> Array:
     return out if isinstance(out, Array) else shape_dims.broadcast(out, ())
 
 
-def _const_like(x: Any, value: float) -> np.ndarray[Any, Any]:
-    """A scalar constant of ``x``'s dtype."""
-    return np.asarray(value, get_aval(x).dtype)

@@ -5,11 +5,13 @@ import contextlib
 import numpy as np
 import threading
 from collections.abc import Generator, Iterator, Sequence
-from jax_core._src.typing.basearray import Array as Array
+from jax_core._src import dtypes as dtypes
 from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError as ConcretizationTypeError, TracerArrayConversionError as TracerArrayConversionError, TracerBoolConversionError as TracerBoolConversionError, TracerIntegerConversionError as TracerIntegerConversionError, UnexpectedTracerError as UnexpectedTracerError
 from jax_core._src.core.primitive import Primitive as Primitive
+from jax_core._src.typing.basearray import Array as Array
 from typing import Any, NoReturn
+from typing_extensions import TypeIs
 
 class Trace(abc.ABC, metaclass=abc.ABCMeta):
     """An interpreter of primitives: eager evaluation, staging, and (later) transformations."""
@@ -97,3 +99,9 @@ def ensure_compile_time_eval() -> contextlib.AbstractContextManager[None]:
     """
 def is_concrete(x: object) -> bool:
     """Whether ``x`` has a value known now (not a tracer)."""
+def is_scalar(x: object) -> TypeIs[bool | int | float | complex | np.generic[Any]]:
+    """Whether ``x`` is a Python or NumPy scalar."""
+def is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]:
+    """Whether ``x`` is a NumPy array."""
+def get_aval(x: object) -> ShapedArray:
+    """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""

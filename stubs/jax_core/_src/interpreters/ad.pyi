@@ -4,15 +4,10 @@ from collections.abc import Callable as Callable, Sequence
 from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.jaxpr import Atom as Atom, ClosedJaxpr as ClosedJaxpr, Jaxpr as Jaxpr, JaxprEqn as JaxprEqn, Literal as Literal, Var as Var
 from jax_core._src.core.primitive import Primitive as Primitive
-from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, set_current_trace as set_current_trace
+from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, get_aval as get_aval, set_current_trace as set_current_trace
 from jax_core._src.interpreters.ad_util import UndefinedPrimal as UndefinedPrimal, Zero as Zero, add_tangents as add_tangents, instantiate_zeros as instantiate_zeros, is_differentiable as is_differentiable, tangent_aval as tangent_aval
 from jax_core._src.interpreters.partial_eval import PartialEvalTrace as PartialEvalTrace
-from jax_core._src.interpreters.staging import (
-    DebugInfo as DebugInfo,
-    JaxprTrace as JaxprTrace,
-    trace_to_jaxpr as trace_to_jaxpr,
-)
-from jax_core._src.core.trace import get_aval as get_aval
+from jax_core._src.interpreters.staging import DebugInfo as DebugInfo, JaxprTrace as JaxprTrace, trace_to_jaxpr as trace_to_jaxpr
 from typing import Any
 
 class JVPTracer(Tracer):

@@ -7,13 +7,9 @@ from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.axis_env import extend_axis_env as extend_axis_env
 from jax_core._src.core.jaxpr import ClosedJaxpr as ClosedJaxpr, eval_jaxpr as eval_jaxpr
 from jax_core._src.core.primitive import Primitive as Primitive
-from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, set_current_trace as set_current_trace
+from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, get_aval as get_aval, set_current_trace as set_current_trace
 from jax_core._src.interpreters.batching_util import matchaxis as matchaxis
-from jax_core._src.interpreters.staging import (
-    DebugInfo as DebugInfo,
-    trace_to_jaxpr as trace_to_jaxpr,
-)
-from jax_core._src.core.trace import get_aval as get_aval
+from jax_core._src.interpreters.staging import DebugInfo as DebugInfo, trace_to_jaxpr as trace_to_jaxpr
 from typing import Any
 
 class BatchTracer(Tracer):

@@ -1,16 +1,14 @@
 # GENERATED from jax_core/_src/interpreters/staging.py by tools/gen_overlays.py (mypy stubgen): do not edit.
 # Shipped beside the module in the wheel; read by pyright in the repository (stubPath).
 import dataclasses
-import numpy as np
 from collections.abc import Callable as Callable, Sequence
 from jax_core._src import dtypes as dtypes
 from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.jaxpr import Atom as Atom, ClosedJaxpr as ClosedJaxpr, Jaxpr as Jaxpr, JaxprEqn as JaxprEqn, Literal as Literal, NameContext as NameContext, Var as Var, literal_aval as literal_aval, pp_eqn as pp_eqn
 from jax_core._src.core.primitive import Primitive as Primitive
 from jax_core._src.core.source_info import function_location as function_location, user_frame as user_frame
-from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, set_current_trace as set_current_trace
+from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, get_aval as get_aval, is_ndarray as is_ndarray, is_scalar as is_scalar, set_current_trace as set_current_trace
 from typing import Any
-from typing_extensions import TypeIs
 
 @dataclasses.dataclass(frozen=True)
 class DebugInfo:
@@ -20,11 +18,6 @@ class DebugInfo:
     arg_names: Sequence[str] | None = ...
     def where(self) -> str:
         """``the function f at file.py:3 for jit``."""
-
-def _is_scalar(x: object) -> TypeIs[bool | int | float | complex | np.generic[Any]]: ...
-def _is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]: ...
-def get_aval(x: object) -> ShapedArray:
-    """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""
 
 class JaxprTracer(Tracer):
     """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``)."""
