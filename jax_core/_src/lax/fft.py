@@ -19,7 +19,7 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import linear_jvp
 from jax_core._src.interpreters.batching_util import moveaxis
-from jax_core._src.lax.elementwise import wrappers as _lax
+from jax_core._src.lax import elementwise as _lax
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -75,7 +75,7 @@ def _lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, fft_type: FftType, fft
 
 
 def _transpose(ct: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> list[Any]:
-    from jax_core._src.lax.elementwise import wrappers as lax
+    from jax_core._src.lax import elementwise as lax
     from jax_core._src.lax.shape import assembly as shape_assembly
 
     if fft_type == FftType.RFFT:

@@ -52,7 +52,7 @@ def _no_lowering(ctx: LoweringRuleContext, *args: ir.Value[ir.Type], **params: A
 
 def _reduction_batcher(prim: Primitive, reduce: Any, scale_unbatched: bool) -> Any:
     def rule(args: Sequence[Any], dims: Sequence[int | None], *, axes: tuple[AxisName, ...], axis_index_groups: Any) -> tuple[list[Any], list[int | None]]:
-        from jax_core._src.lax.elementwise import wrappers as lax
+        from jax_core._src.lax import elementwise as lax
 
         frame = current_batch_axis()
         assert frame is not None
@@ -79,7 +79,7 @@ def _psum_transpose(cts: Sequence[Any], *args: Any, axes: tuple[AxisName, ...], 
 
 def _pmax_jvp(prim: Primitive) -> Any:
     def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[list[Any], list[Any]]:
-        from jax_core._src.lax.elementwise import wrappers as lax
+        from jax_core._src.lax import elementwise as lax
 
         outs = prim.bind(*primals, **params)
         touts: list[Any] = []
@@ -96,7 +96,7 @@ def _pmax_jvp(prim: Primitive) -> Any:
 
 
 def _make(name: str, reduce_name: str, scale_unbatched: bool, transposable: bool) -> Primitive:
-    from jax_core._src.lax.reductions import reductions
+    from jax_core._src.lax.reductions import reduce as reductions
 
     prim = Primitive(name, multiple_results=True)
     reduce = getattr(reductions, reduce_name)
@@ -143,7 +143,7 @@ def pmin(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
 
 def pmean(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
     """The mean of ``x`` over the named axis."""
-    from jax_core._src.lax.elementwise import wrappers as lax
+    from jax_core._src.lax import elementwise as lax
     from jax_core._src.tree.tree_util import tree_map
 
     n = 1

@@ -172,7 +172,7 @@ sort_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=_jvp, bat
 def _top_k_last_axis(operand: ArrayLike, k: int) -> tuple[Array, Array]:
     """The ``k`` largest entries along the last axis and their indices (ties: lower index first)."""
     from jax_core._src.core.trace import get_aval
-    from jax_core._src.lax.elementwise import wrappers as lax
+    from jax_core._src.lax import elementwise as lax
     from jax_core._src.lax.indexing.slicing import slice as lax_slice
     from jax_core._src.lax.shape.assembly import broadcasted_iota, rev
 

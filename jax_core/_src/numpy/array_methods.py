@@ -109,7 +109,7 @@ def _view(self: Array, dtype: DTypeLike | None = None, type: None = None) -> Arr
     import numpy as np_
 
     from jax_core._src import dtypes
-    from jax_core._src.lax.elementwise.bitcast import bitcast_convert_type
+    from jax_core._src.lax.elementwise import bitcast_convert_type
 
     if type is not None:
         raise NotImplementedError("`type` argument of array.view() is not supported.")

@@ -10,8 +10,8 @@ from typing_extensions import TypeIs
 from jax_core._src import dtypes
 from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import Tracer, get_aval
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.ad_ops import copy_p
-from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -98,10 +98,10 @@ def _sum_out(x: Array, labels: str, keep: set[str]) -> tuple[Array, str]:
     drop = tuple(i for i, c in enumerate(labels) if c not in keep)
     if not drop:
         return x, labels
-    from jax_core._src.lax.reductions.reductions import reduce_sum
+    from jax_core._src.lax.reductions.reduce import reduce_sum
 
     if x.dtype == np.bool_:
-        from jax_core._src.lax.reductions.reductions import reduce_or
+        from jax_core._src.lax.reductions.reduce import reduce_or
 
         out = reduce_or(x, drop)
     else:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.fft import FftType
 from jax_core._src.lax.fft import fft as lax_fft
 from jax_core._src.lax.indexing import slicing

@@ -19,7 +19,7 @@ from typing_extensions import TypeIs
 from jax_core._src import config, dtypes
 from jax_core._src.core.errors import NonConcreteBooleanIndexError
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims

@@ -11,9 +11,10 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
-from jax_core._src.lax.reductions import reductions as lax_red
+from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
+from jax_core._src.lax.reductions import reduce as lax_red_reduce
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
@@ -241,12 +242,12 @@ def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | Se
         found = ensure_array(np.zeros((size,), np.bool_))
     else:
         idt = dtypes.default_int_dtype()
-        rank = lax.sub(lax_red.cumsum(lax.convert_element_type(m, idt), 0), np.ones((), idt))
+        rank = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(m, idt), 0), np.ones((), idt))
         target = lax.select(m, rank, jshape.broadcast_to(np.asarray(size, idt), rank.shape))
         from jax_core._src.numpy.creation import zeros
 
         positions = zeros((size,), idt).at[target].set(shape_assembly.iota(idt, m.size), mode="drop")
-        count = lax_red.reduce_sum(lax.convert_element_type(m, idt), (0,))
+        count = lax_red_reduce.reduce_sum(lax.convert_element_type(m, idt), (0,))
         found = lax.lt(shape_assembly.iota(idt, size), count)
     coords = _unravel(positions, x.shape)
     fills: Sequence[Any]
@@ -369,7 +370,7 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = T
         return x
     idt = dtypes.default_int_dtype()
     mb = ensure_array(lax.as_bool(m))
-    rank = lax.sub(lax_red.cumsum(lax.convert_element_type(mb, idt), 0), np.ones((), idt))
+    rank = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(mb, idt), 0), np.ones((), idt))
     src = take(v, _mod(rank, v.size))
     flat = lax.select(mb, lax.convert_element_type(src, x.dtype), jshape.ravel(x))
     return jshape.reshape(flat, x.shape)

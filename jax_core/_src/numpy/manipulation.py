@@ -10,7 +10,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
@@ -240,7 +240,7 @@ def _repeat_indices(x: Array, ax: int, idx: np.ndarray[Any, Any], total: int | N
 
 
 def _repeat_traced(x: Array, ax: int, reps: Array, total: int | None) -> Array:
-    from jax_core._src.lax.reductions.reductions import cumsum
+    from jax_core._src.lax.reductions.cumulative import cumsum
     from jax_core._src.numpy.creation import zeros
     from jax_core._src.numpy.indexing_funcs import take
 

@@ -14,8 +14,8 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import get_aval
-from jax_core._src.lax.elementwise import wrappers as lax
-from jax_core._src.lax.elementwise.bitcast import bitcast_convert_type
+from jax_core._src.lax import elementwise as lax
+from jax_core._src.lax.elementwise import bitcast_convert_type
 from jax_core._src.numpy import ufuncs
 from jax_core._src.numpy.ufuncs import BinaryFn, UnaryFn
 from jax_core._src.numpy.util import (

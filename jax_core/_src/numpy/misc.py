@@ -9,7 +9,7 @@ from typing import IO, Any, cast
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -145,7 +145,7 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Ar
     bits = shape_assembly.pad(bits, np.uint8(0), [(0, 0, 0)] * (bits.ndim - 1) + [(0, pad, 0)])
     bits = jshape.reshape(bits, (*bits.shape[:-1], bits.shape[-1] // 8, 8))
     shifts = np.arange(8, dtype=np.uint8) if bitorder == "little" else np.arange(7, -1, -1, dtype=np.uint8)
-    from jax_core._src.lax.reductions.reductions import reduce_sum
+    from jax_core._src.lax.reductions.reduce import reduce_sum
 
     packed = reduce_sum(lax.shift_left(bits, jshape.broadcast_to(shifts, bits.shape)), (bits.ndim - 1,))
     return moveaxis(packed, -1, ax)

@@ -11,7 +11,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy import shape as jshape
@@ -240,7 +240,7 @@ def _fmod_pos(x: Array, p: ArrayLike) -> Array:
 
 def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, period: ArrayLike = 2 * np.pi) -> Array:
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their ``period`` complement."""
-    from jax_core._src.lax.reductions.reductions import cumsum
+    from jax_core._src.lax.reductions.cumulative import cumsum
 
     check_arraylike("unwrap", p)
     x = ensure_array(promote_dtypes_inexact(p)[0])

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.linalg import dot as lax_dot
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (

@@ -11,8 +11,9 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.lax.elementwise import wrappers as lax
-from jax_core._src.lax.reductions import reductions as lax_red
+from jax_core._src.lax import elementwise as lax
+from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
+from jax_core._src.lax.reductions import reduce as lax_red_reduce
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, user_dtype
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -59,18 +60,18 @@ def _identity(op: str, dt: np.dtype[Any]) -> np.ndarray[Any, Any]:
     if op == "and":
         return np.ones((), dt) if dt == np.bool_ else np.full((), -1).astype(dt)
     if op == "max":
-        return lax_red.max_identity(dt)
-    return lax_red.min_identity(dt)
+        return lax_red_reduce.max_identity(dt)
+    return lax_red_reduce.min_identity(dt)
 
 
 _OPS: dict[str, ReduceOp] = {
-    "sum": lax_red.reduce_sum,
-    "prod": lax_red.reduce_prod,
-    "max": lax_red.reduce_max,
-    "min": lax_red.reduce_min,
-    "and": lax_red.reduce_and,
-    "or": lax_red.reduce_or,
-    "xor": lax_red.reduce_xor,
+    "sum": lax_red_reduce.reduce_sum,
+    "prod": lax_red_reduce.reduce_prod,
+    "max": lax_red_reduce.reduce_max,
+    "min": lax_red_reduce.reduce_min,
+    "and": lax_red_reduce.reduce_and,
+    "or": lax_red_reduce.reduce_or,
+    "xor": lax_red_reduce.reduce_xor,
 }
 _COMBINE: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
     "sum": lax.add,
@@ -429,12 +430,12 @@ def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | N
 
 def argmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array by default; first NaN wins)."""
-    return _arg_reduce("argmax", lax_red.argmax, a, axis, out, keepdims)
+    return _arg_reduce("argmax", lax_red_reduce.argmax, a, axis, out, keepdims)
 
 
 def argmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """Index of the minimum along ``axis`` (of the flattened array by default; first NaN wins)."""
-    return _arg_reduce("argmin", lax_red.argmin, a, axis, out, keepdims)
+    return _arg_reduce("argmin", lax_red_reduce.argmin, a, axis, out, keepdims)
 
 
 def _nanarg(name: str, op: Callable[..., Array], fill: float, a: ArrayLike, axis: int | None, out: None, keepdims: bool) -> Array:
@@ -487,22 +488,22 @@ def _cumulative(
 
 def cumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """Cumulative sum along ``axis`` (of the flattened array by default)."""
-    return _cumulative("cumsum", lax_red.cumsum, a, axis, dtype, out)
+    return _cumulative("cumsum", lax_red_cumulative.cumsum, a, axis, dtype, out)
 
 
 def cumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """Cumulative product along ``axis`` (of the flattened array by default)."""
-    return _cumulative("cumprod", lax_red.cumprod, a, axis, dtype, out)
+    return _cumulative("cumprod", lax_red_cumulative.cumprod, a, axis, dtype, out)
 
 
 def nancumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """``cumsum`` treating NaNs as zero."""
-    return _cumulative("nancumsum", lax_red.cumsum, a, axis, dtype, out, fill_nan=0)
+    return _cumulative("nancumsum", lax_red_cumulative.cumsum, a, axis, dtype, out, fill_nan=0)
 
 
 def nancumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """``cumprod`` treating NaNs as one."""
-    return _cumulative("nancumprod", lax_red.cumprod, a, axis, dtype, out, fill_nan=1)
+    return _cumulative("nancumprod", lax_red_cumulative.cumprod, a, axis, dtype, out, fill_nan=1)
 
 
 def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int | None, dtype: DTypeLike | None, include_initial: bool, ident: int, promote_integers: bool = False) -> Array:
@@ -527,10 +528,10 @@ def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int
 
 def cumulative_sum(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial: bool = False) -> Array:
     """Array API cumulative sum (``include_initial`` prepends a zero)."""
-    return _cumulative_api("cumulative_sum", lax_red.cumsum, x, axis, dtype, include_initial, 0, promote_integers=True)
+    return _cumulative_api("cumulative_sum", lax_red_cumulative.cumsum, x, axis, dtype, include_initial, 0, promote_integers=True)
 
 
 def cumulative_prod(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None, include_initial: bool = False) -> Array:
     """Array API cumulative product (``include_initial`` prepends a one)."""
-    return _cumulative_api("cumulative_prod", lax_red.cumprod, x, axis, dtype, include_initial, 1)
+    return _cumulative_api("cumulative_prod", lax_red_cumulative.cumprod, x, axis, dtype, include_initial, 1)
 

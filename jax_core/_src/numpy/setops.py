@@ -15,9 +15,10 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax import sorting as lax_sort
-from jax_core._src.lax.elementwise import wrappers as lax
-from jax_core._src.lax.reductions import reductions as lax_red
+from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
+from jax_core._src.lax.reductions import reduce as lax_red_reduce
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
@@ -93,14 +94,14 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
     from jax_core._src.numpy.indexing_funcs import nonzero, take
 
     (pos,) = nonzero(mask, size=size, fill_value=n)
-    count = lax_red.reduce_sum(lax.convert_element_type(mask, idt), (0,))
+    count = lax_red_reduce.reduce_sum(lax.convert_element_type(mask, idt), (0,))
     valid = lax.lt(shape_assembly.iota(idt, size), count)
     vals = take(sx, pos, mode="clip")
     fill = sx[0] if fill_value is None else lax.convert_element_type(ensure_array(fill_value), x.dtype)
     vals = lax.select(valid, vals, jshape.broadcast_to(fill, vals.shape))
     first_idx = take(perm, pos, mode="clip")
     first_idx = lax.select(valid, first_idx, jshape.broadcast_to(np.zeros((), idt), first_idx.shape))
-    group = lax.sub(lax_red.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
+    group = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
     inverse = ensure_array(np.zeros((n,), idt)).at[perm].set(group)
     ends = jshape.concatenate([pos[1:], ensure_array(np.full((1,), n, idt))], 0) if size > 0 else pos
     ends = lax.select(lax.lt(shape_assembly.iota(idt, size), lax.sub(count, np.ones((), idt))), ends, jshape.broadcast_to(np.asarray(n, idt), ends.shape))
@@ -133,14 +134,14 @@ def _unique_axis(x: Array, axis: int, size: int | None, fill_value: ArrayLike | 
     else:
         mask = jshape.concatenate([ensure_array(np.ones((1,), np.bool_)), ensure_array(np.zeros((builtins_max(n - 1, 0),), np.bool_))], 0)
     (pos,) = nonzero(mask, size=size, fill_value=n)
-    count = lax_red.reduce_sum(lax.convert_element_type(mask, idt), (0,))
+    count = lax_red_reduce.reduce_sum(lax.convert_element_type(mask, idt), (0,))
     valid = lax.lt(shape_assembly.iota(idt, size), count)
     vals = take(srows, pos, axis=0, mode="clip")
     fill_row = srows[0] if fill_value is None else jshape.broadcast_to(lax.convert_element_type(ensure_array(fill_value), x.dtype), (m,))
     vals = lax.select(jshape.broadcast_to(jshape.reshape(valid, (size, 1)), vals.shape), vals, jshape.broadcast_to(fill_row, vals.shape))
     vals = moveaxis(jshape.reshape(vals, (size, *moved.shape[1:])), 0, ax)
     first_idx = lax.select(valid, take(perm, pos, mode="clip"), jshape.broadcast_to(np.zeros((), idt), (size,)))
-    group = lax.sub(lax_red.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
+    group = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
     inverse = ensure_array(np.zeros((n,), idt)).at[perm].set(group)
     ends = jshape.concatenate([pos[1:], ensure_array(np.full((1,), n, idt))], 0)
     ends = lax.select(lax.lt(shape_assembly.iota(idt, size), lax.sub(count, np.ones((), idt))), ends, jshape.broadcast_to(np.asarray(n, idt), (size,)))
@@ -262,7 +263,7 @@ def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = Fal
     else:
         ee = jshape.reshape(e, (*e.shape, 1))
         eq = lax.eq(jshape.broadcast_to(ee, (*e.shape, flat_t.size)), jshape.broadcast_to(flat_t, (*e.shape, flat_t.size)))
-        out = lax_red.reduce_or(eq, (e.ndim,))
+        out = lax_red_reduce.reduce_or(eq, (e.ndim,))
     return lax.bitwise_not(out) if invert else out
 
 
@@ -281,7 +282,7 @@ def _compact_sized(vals: Array, keep: Array, fill_value: ArrayLike | None, *, si
     out = take(vals, pos, mode="clip")
     if n == 0:
         return jshape.broadcast_to(np.zeros((), vals.dtype), (size,))
-    count = lax_red.reduce_sum(lax.convert_element_type(keep, np.int32), (0,))
+    count = lax_red_reduce.reduce_sum(lax.convert_element_type(keep, np.int32), (0,))
     valid = lax.lt(shape_assembly.iota(np.int32, size), count)
     fill = out[0] if fill_value is None else lax.convert_element_type(ensure_array(fill_value), vals.dtype)
     return lax.select(valid, out, jshape.broadcast_to(fill, out.shape))

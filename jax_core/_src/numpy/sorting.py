@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax import sorting as lax_sort
-from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.numpy import shape as jshape

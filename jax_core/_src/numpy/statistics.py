@@ -11,8 +11,8 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax import sorting as lax_sort
-from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.numpy import reductions as red
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (

@@ -9,7 +9,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import get_aval
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy.shape import broadcast_shapes
 from jax_core._src.numpy.util import (
     check_arraylike,

@@ -9,7 +9,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer, get_aval
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array

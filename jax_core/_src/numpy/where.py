@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes
 from jax_core._src.typing import ArrayLike

@@ -24,10 +24,10 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jax_core._src.core.primitive import LowerRule, Primitive
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
-from jax_core._src.lax.elementwise import definitions as _ew
+from jax_core._src.lax import elementwise as _ew
 from jax_core._src.lax.indexing import gather_scatter as _gs
 from jax_core._src.lax.indexing import slicing as _slicing
-from jax_core._src.lax.reductions.reductions import lower_reduce
+from jax_core._src.lax.reductions.reduce import lower_reduce
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util

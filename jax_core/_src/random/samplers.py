@@ -20,8 +20,8 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lax.ad_ops import stop_gradient
-from jax_core._src.lax.elementwise import wrappers as lax
-from jax_core._src.lax.elementwise.bitcast import bitcast_convert_type
+from jax_core._src.lax import elementwise as lax
+from jax_core._src.lax.elementwise import bitcast_convert_type
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.random.api import check_prng_key, random_bits, split_keys
 from jax_core._src.transforms.api import jit

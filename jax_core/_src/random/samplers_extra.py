@@ -25,7 +25,7 @@ from jax_core._src.interpreters.ad_util import Zero, is_zero
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
 from jax_core._src.lax.ad_ops import stop_gradient
 from jax_core._src.lax.control_flow.loops import while_loop
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.sorting import sort_key_val, top_k
 from jax_core._src.lax.special.functions import random_gamma_grad

@@ -17,7 +17,7 @@ import numpy as np
 
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lax.control_flow.loops import fori_loop
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims

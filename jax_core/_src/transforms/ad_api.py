@@ -503,7 +503,7 @@ def _slice_axis(x: Any, start: int, stop: int, axis: int) -> Any:
 
 
 def _astype(x: Any, dtype: np.dtype[Any]) -> Any:
-    from jax_core._src.lax.elementwise.wrappers import to_dtype
+    from jax_core._src.lax.elementwise import to_dtype
 
     return to_dtype(x, dtype)
 

@@ -20,8 +20,8 @@ from jax_core import lax
 from jax_core._src import dtypes
 from jax_core._src.config import enable_x64
 from jax_core._src.interpreters.ad_util import Zero
-from jax_core._src.lax.elementwise import definitions as ew
-from jax_core._src.lax.elementwise.rules import trigamma
+from jax_core._src.lax import elementwise as ew
+from jax_core._src.lax.elementwise import trigamma
 from jax_core.test_util import check_grads
 
 Fn = Callable[..., Any]

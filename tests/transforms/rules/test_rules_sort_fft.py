@@ -15,7 +15,7 @@ import pytest
 import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core._src.config import enable_x64
-from jax_core._src.lax.elementwise.bitcast import bitcast_convert_type
+from jax_core._src.lax.elementwise import bitcast_convert_type
 from jax_core._src.lax.fft import fft
 from jax_core._src.lax.sorting import sort, top_k
 from jax_core.test_util import check_grads

@@ -20,7 +20,7 @@ import jax_core as jax
 from jax_core import lax
 from jax_core._src.config import enable_x64
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lax.elementwise import definitions as ew
+from jax_core._src.lax import elementwise as ew
 from jax_core._src.lax.windowed import select_and_scatter as wr
 from jax_core._src.lax.windowed.common import window_shape
 from jax_core.test_util import check_grads

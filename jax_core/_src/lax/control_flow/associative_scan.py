@@ -84,7 +84,7 @@ def associative_scan(fn: Callable[[T, T], T], elems: T, reverse: bool = False, a
 
 def _interleave(a: Any, b: Any, axis: int) -> Any:
     """``a`` and ``b`` (of equal length along ``axis``, or ``a`` one longer) interleaved."""
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
     from jax_core._src.lax.shape.assembly import pad
 
     aa, ba = get_aval(a), get_aval(b)

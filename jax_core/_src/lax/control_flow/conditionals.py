@@ -121,7 +121,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, o
         raise ValueError("Empty branch sequence")
     if len(branches) == 1:
         return branches[0](*operands)
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
 
     idx = lax_api.convert_element_type(index, np.int32)
     idx = lax_api.max(lax_api.min(idx, np.int32(len(branches) - 1)), np.int32(0))
@@ -208,7 +208,7 @@ def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
         if pred_dtype.kind not in "iuf":
             raise TypeError(f"Pred type must be either boolean or number, got {pred_dtype}.")
         pred = _ne_zero(pred, pred_dtype)
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
 
     index = lax_api.convert_element_type(pred, np.int32)
     return _cond_internal("cond", index, (false_fun, true_fun), ["false_fun", "true_fun"], operands)
@@ -225,7 +225,7 @@ def _shape(x: Any) -> tuple[int, ...]:
 def _ne_zero(pred: Any, dtype: np.dtype[Any]) -> Any:
     if not isinstance(pred, Tracer) and not isinstance(pred, Array):
         return np.asarray(pred) != 0
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
 
     return lax_api.ne(pred, lax_api.to_dtype(0, dtype, get_aval(pred).weak_type))
 
@@ -326,7 +326,7 @@ def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: tuple[C
 
 
 def _bcast_select(pred: Any, on_true: Any, on_false: Any) -> Any:
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
     from jax_core._src.lax.shape.dimensions import broadcast_in_dim
 
     shape = get_aval(on_true).shape
@@ -336,7 +336,7 @@ def _bcast_select(pred: Any, on_true: Any, on_false: Any) -> Any:
 
 
 def _bcast_select_n(which: Any, *cases: Any) -> Any:
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
     from jax_core._src.lax.shape.dimensions import broadcast_in_dim
 
     shape = get_aval(cases[0]).shape
@@ -364,8 +364,8 @@ def _cond_batch(args: Sequence[Any], dims: Sequence[int | None], *, branches: tu
     n_out = len(branches[0].out_avals)
     if index_dim is not None:
         # A batched index: every branch runs on the whole batch and the results are selected.
+        from jax_core._src.lax import elementwise as lax_api
         from jax_core._src.lax.ad_ops import stop_gradient
-        from jax_core._src.lax.elementwise import wrappers as lax_api
 
         index = bdim_at_front(index, index_dim, size)
         ops = [bdim_at_front(x, d, size) for x, d in zip(ops, op_dims)]

@@ -129,7 +129,7 @@ def _asarray(x: Any) -> Any:
 def promote_weak_typed_inputs(vals: Sequence[Any], in_avals: Sequence[ShapedArray], out_avals: Sequence[ShapedArray]) -> tuple[list[Any], bool]:
     """Weakly-typed initial carries converted to the type the body returns (as JAX does)."""
     from jax_core._src.dtypes.promotion import result_type
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
 
     out: list[Any] = []
     changed = False
@@ -188,7 +188,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, T], T], init_val:
         return result
     if unroll is not None and unroll is not False and unroll != 1:
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are statically known.")
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
 
     assert dtype is not None
     if lower_dtype != dtype:
@@ -263,7 +263,7 @@ def _while_lower(
         cc, _, carry = split(list(cond_block.arguments), [cond_nconsts, body_nconsts])
         pred = run_cond(cc, carry)
         if batched:
-            from jax_core._src.lax.reductions.reductions import reduce_or
+            from jax_core._src.lax.reductions.reduce import reduce_or
 
             def any_true(p: Any) -> list[Any]:
                 return [reduce_or(p, tuple(range(pred_aval.ndim)))]
@@ -283,7 +283,7 @@ def _while_lower(
 
 
 def _select_done(pred: Any, *new_and_old: Any) -> list[Any]:
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
     from jax_core._src.lax.shape.dimensions import broadcast_in_dim
 
     n = len(new_and_old) // 2

@@ -322,7 +322,7 @@ def _scan_impl_fun(jaxpr: ClosedJaxpr, length: int, reverse: bool, unroll: int, 
 def _reversed_index(t: Any, length: int) -> Any:
     if isinstance(t, np.integer):
         return np.int32(length - 1 - int(t))  # pyright: ignore[reportUnknownArgumentType]
-    from jax_core._src.lax.elementwise import wrappers as lax_api
+    from jax_core._src.lax import elementwise as lax_api
 
     return lax_api.sub(np.int32(length - 1), t)
 
@@ -607,7 +607,7 @@ def _as_aval(x: Any, aval: ShapedArray) -> Any:
     got = get_aval(x)
     if got.dtype == aval.dtype and got.weak_type == aval.weak_type:
         return x
-    from jax_core._src.lax.elementwise.wrappers import to_dtype
+    from jax_core._src.lax.elementwise import to_dtype
 
     return to_dtype(x, aval.dtype, aval.weak_type)
 

@@ -36,7 +36,7 @@ from jax_core._src.lax.conv.shapes import (
     dilate_dim,
     padtype_to_pads,
 )
-from jax_core._src.lax.elementwise.wrappers import convert_element_type
+from jax_core._src.lax.elementwise import convert_element_type
 from jax_core._src.lax.linalg.dot import (
     CanonicalPrecision,
     Precision,

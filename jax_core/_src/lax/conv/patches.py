@@ -15,7 +15,7 @@ from jax_core._src.lax.conv.shapes import (
     ConvGeneralDilatedDimensionNumbers,
     conv_dimension_numbers,
 )
-from jax_core._src.lax.elementwise.wrappers import convert_element_type, eq
+from jax_core._src.lax.elementwise import convert_element_type, eq
 from jax_core._src.lax.linalg.dot import (
     Precision,
     PrecisionLike,

@@ -1,7 +1,10 @@
-"""``convert_element_type``: dtype conversion, including the weak-type flag."""
+"""Dtype conversions: ``convert_element_type`` (with the weak-type flag) and ``to_dtype``,
+``reduce_precision`` and ``bitcast_convert_type``.
+"""
 
 from __future__ import annotations
 
+import builtins
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -12,6 +15,7 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters import array_ops
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -20,22 +24,91 @@ from jax_core._src.interpreters.ad_util import (
     is_zero,
     tangent_aval,
     tangent_dtype,
+    zero_jvp,
 )
 from jax_core._src.interpreters.batching_util import (
+    moveaxis,
     vectorized_batcher,
 )
+from jax_core._src.lax.elementwise.factories import bind
 from jax_core._src.lax.standard_rules import (
     is_real_float,
     unop_abstract_eval,
 )
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing import ArrayLike
+from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
+_PY_SCALARS = (bool, int, float, builtins.complex)
+_PY_SCALAR_FOR_KIND: dict[str, type[Any]] = {
+    "b": bool,
+    "i": int,
+    "u": int,
+    "f": float,
+    "c": builtins.complex,
+}
 
-def _convert_element_type_abstract_eval(x: ShapedArray, *, new_dtype: np.dtype[Any], weak_type: bool) -> ShapedArray:
+
+# -- convert_element_type ----------------------------------------------------------------------
+def to_dtype(operand: ArrayLike, new_dtype: DTypeLike | None, weak_type: bool = False) -> ArrayLike:
+    """Converts ``operand`` to ``new_dtype`` (the operand's own if ``None``) and ``weak_type``.
+
+    Python and NumPy constants are converted on the host where possible (so under a trace
+    they stay jaxpr literals); other operands go through ``convert_element_type``.
+    """
+    if isinstance(operand, _PY_SCALARS) or isinstance(operand, (np.ndarray, np.generic)):
+        dtype = (
+            dtypes.canonicalize_dtype(new_dtype)
+            if new_dtype is not None
+            else dtypes.dtype(operand, canonicalize=True)
+        )
+        if isinstance(operand, _PY_SCALARS):
+            py_type = _PY_SCALAR_FOR_KIND.get(dtype.kind)
+            if (
+                weak_type
+                and py_type is not None
+                and dtypes.dtype(py_type(0), canonicalize=True) == dtype
+            ):
+                scalar: bool | int | float | builtins.complex = py_type(
+                    operand.real
+                    if isinstance(operand, builtins.complex) and py_type is not builtins.complex
+                    else operand
+                )
+                return scalar
+        if not weak_type:
+            return (
+                np.asarray(operand).astype(dtype)[()]
+                if np.ndim(operand) == 0
+                else np.asarray(operand).astype(dtype)
+            )
+    aval = get_aval(operand)
+    dtype = aval.dtype if new_dtype is None else dtypes.canonicalize_dtype(new_dtype)
+    if isinstance(operand, Array) and aval.dtype == dtype and aval.weak_type == weak_type:
+        return operand
+    return bind(convert_element_type_p, operand, new_dtype=dtype, weak_type=bool(weak_type))
+
+
+def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
+    """Converts ``operand`` to ``new_dtype`` elementwise (like a C cast; to bool compares with 0)."""
+    out = to_dtype(operand, new_dtype, False)
+    return (
+        out
+        if isinstance(out, Array)
+        else bind(
+            convert_element_type_p,
+            out,
+            new_dtype=dtypes.canonicalize_dtype(new_dtype),
+            weak_type=False,
+        )
+    )
+
+
+def _convert_element_type_abstract_eval(
+    x: ShapedArray, *, new_dtype: np.dtype[Any], weak_type: bool
+) -> ShapedArray:
     return ShapedArray(x.shape, new_dtype, weak_type)
 
 
@@ -84,7 +157,9 @@ def reduce_precision(operand: float | ArrayLike, exponent_bits: int, mantissa_bi
     """Rounds ``operand`` to a float format with ``exponent_bits`` and ``mantissa_bits`` (XLA's
     ReducePrecision), keeping its dtype."""
     out: Array = reduce_precision_p.bind(
-        operand, exponent_bits=operator.index(exponent_bits), mantissa_bits=operator.index(mantissa_bits)
+        operand,
+        exponent_bits=operator.index(exponent_bits),
+        mantissa_bits=operator.index(mantissa_bits),
     )
     return out
 
@@ -92,21 +167,31 @@ def reduce_precision(operand: float | ArrayLike, exponent_bits: int, mantissa_bi
 _reduce_precision_dtypes = unop_abstract_eval("reduce_precision", is_real_float)
 
 
-def _reduce_precision_abstract_eval(x: ShapedArray, *, exponent_bits: int, mantissa_bits: int) -> ShapedArray:
+def _reduce_precision_abstract_eval(
+    x: ShapedArray, *, exponent_bits: int, mantissa_bits: int
+) -> ShapedArray:
     if exponent_bits < 1:
         raise ValueError(f"reduce_precision: exponent_bits must be positive; got {exponent_bits}")
     if mantissa_bits < 0:
-        raise ValueError(f"reduce_precision: mantissa_bits must be non-negative; got {mantissa_bits}")
+        raise ValueError(
+            f"reduce_precision: mantissa_bits must be non-negative; got {mantissa_bits}"
+        )
     return _reduce_precision_dtypes(x)
 
 
-def _reduce_precision_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, exponent_bits: int, mantissa_bits: int) -> ir.Value[Any]:
+def _reduce_precision_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, exponent_bits: int, mantissa_bits: int
+) -> ir.Value[Any]:
     i32 = ir.IntegerType.get_signless(32)
-    out: ir.Value[Any] = hlo.reduce_precision(x, ir.IntegerAttr.get(i32, exponent_bits), ir.IntegerAttr.get(i32, mantissa_bits))
+    out: ir.Value[Any] = hlo.reduce_precision(
+        x, ir.IntegerAttr.get(i32, exponent_bits), ir.IntegerAttr.get(i32, mantissa_bits)
+    )
     return out
 
 
-def _reduce_precision_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _reduce_precision_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+) -> tuple[Any, Any]:
     out = reduce_precision_p.bind(*primals, **params)
     (t,) = tangents
     return out, t if isinstance(t, Zero) else reduce_precision_p.bind(t, **params)
@@ -127,3 +212,71 @@ reduce_precision_p.def_rules(
         batch=vectorized_batcher(reduce_precision_p),
     )
 )
+
+
+# -- bitcast_convert_type ----------------------------------------------------------------------
+def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
+    """The bits of ``operand`` reinterpreted as ``new_dtype`` (as ``lax.bitcast_convert_type``)."""
+    out: Array = bitcast_convert_type_p.bind(
+        operand, new_dtype=dtypes.canonicalize_dtype(new_dtype)
+    )
+    return out
+
+
+def _bits(dt: np.dtype[Any]) -> int:
+    return dtypes.itemsize_bits(dt)
+
+
+def _bitcast_abstract_eval(x: ShapedArray, *, new_dtype: np.dtype[Any]) -> ShapedArray:
+    old, new = _bits(x.dtype), _bits(new_dtype)
+    if (x.dtype == np.bool_) != (new_dtype == np.bool_):
+        raise TypeError("`bool` dtypes cannot be bitcast to or from other dtypes.")
+    if x.dtype.kind == "c" or new_dtype.kind == "c":
+        raise TypeError("bitcast_convert_type does not support complex dtypes.")
+    if old == new:
+        return ShapedArray(x.shape, new_dtype)
+    if old > new:
+        if old % new:
+            raise TypeError(
+                f"Attempting to convert array of type {x.dtype} to {new_dtype}: bit widths must divide."
+            )
+        return ShapedArray((*x.shape, old // new), new_dtype)
+    if not x.shape or x.shape[-1] != new // old:
+        raise TypeError(
+            f"Attempting to convert array of shape {x.shape} from a type of size {old} to a type of size {new}. "
+            f"The last dimension of the array must be {new // old}."
+        )
+    return ShapedArray(x.shape[:-1], new_dtype)
+
+
+def _bitcast_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, new_dtype: np.dtype[Any]
+) -> ir.Value[Any]:
+    out: ir.Value[Any] = hlo.bitcast_convert(aval_to_ir_type(ctx.avals_out[0]), x)
+    return out
+
+
+def _bitcast_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, new_dtype: np.dtype[Any]
+) -> tuple[Any, int | None]:
+    (x,), (d,) = args, dims
+    if d is None:
+        return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), None
+    # The trailing dimension may change: keep the batch axis in front.
+    x = moveaxis(x, d, 0)
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), 0
+
+
+bitcast_convert_type_p = Primitive("bitcast_convert_type")
+bitcast_convert_type_p.def_rules(
+    Rules(
+        abstract_eval=_bitcast_abstract_eval,
+        lower=_bitcast_lower,
+        jvp=zero_jvp(bitcast_convert_type_p),
+        batch=_bitcast_batch,
+    )
+)
+
+
+# The interpreters (autodiff, batching) build values with this; see interpreters/array_ops.py.
+array_ops.register("to_dtype", to_dtype)

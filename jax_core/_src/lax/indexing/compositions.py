@@ -4,22 +4,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any, Unpack
 
 import numpy as np
-from typing import Any, Unpack
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
-from jax_core._src.lax.elementwise import wrappers as _lax
+from jax_core._src.lax import elementwise as _lax
 from jax_core._src.lax.indexing import gather_scatter as _gs
 from jax_core._src.lax.indexing.gather_scatter import (
     GatherScatterMode,
     ScatterDimensionNumbers,
     ScatterOptions,
 )
-from jax_core._src.lax.shape.compositions import full
 from jax_core._src.lax.shape.assembly import concatenate
+from jax_core._src.lax.shape.compositions import full
 from jax_core._src.lax.shape.dimensions import expand_dims
 from jax_core._src.typing import ArrayLike, ShapeLike
 from jax_core._src.typing.basearray import Array

@@ -22,9 +22,9 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters import ad_util
-from jax_core._src.lax.elementwise import definitions as _ew
+from jax_core._src.lax import elementwise as _ew
 from jax_core._src.lax.indexing import gather_scatter_rules as _rules
-from jax_core._src.lax.reductions.reductions import lower_reduce
+from jax_core._src.lax.reductions.reduce import lower_reduce
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type

@@ -24,7 +24,7 @@ from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.ad_util import JvpRule
 from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_at_front, moveaxis
-from jax_core._src.lax.elementwise import wrappers as lax
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.shape.assembly import iota
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim, reshape
 

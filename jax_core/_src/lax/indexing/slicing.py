@@ -18,13 +18,15 @@ from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
-from jax_core._src.lax.elementwise import definitions as _ew
+from jax_core._src.lax import elementwise as _ew
 from jax_core._src.lax.indexing import gather_scatter as _gs
 from jax_core._src.lax.indexing.gather_scatter import (
     GatherDimensionNumbers as GatherDimensionNumbers,
 )
 from jax_core._src.lax.indexing.gather_scatter import GatherScatterMode as GatherScatterMode
-from jax_core._src.lax.indexing.gather_scatter import ScatterDimensionNumbers as ScatterDimensionNumbers
+from jax_core._src.lax.indexing.gather_scatter import (
+    ScatterDimensionNumbers as ScatterDimensionNumbers,
+)
 from jax_core._src.lax.indexing.gather_scatter import gather as gather
 from jax_core._src.lax.indexing.gather_scatter import scatter as scatter
 from jax_core._src.lax.indexing.gather_scatter import scatter_add as scatter_add

@@ -13,9 +13,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import bilinear_jvp
-from jax_core._src.lax.elementwise import wrappers as _lax
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.shape.dimensions import shape_of
 from jax_core._src.lib.mlir import hlo, ir
@@ -331,7 +329,7 @@ def _transpose_lhs(
 ) -> Array:
     """The cotangent of ``x`` in ``dot_general(x, y)`` (``y``'s result dims come first when
     ``swap_ans``, i.e. when ``x`` is really the rhs)."""
-    from jax_core._src.lax.elementwise.wrappers import convert_element_type
+    from jax_core._src.lax.elementwise import convert_element_type
     from jax_core._src.lax.shape.dimensions import transpose
 
     (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
@@ -464,16 +462,3 @@ def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None
     return dot_general(
         lhs, rhs, (((lnd - 1,), (rnd - 2,)), (batch, batch)), precision=precision
     )
-
-
-def reciprocal(x: ArrayLike) -> Array:
-    """Elementwise ``1 / x`` (``integer_pow(x, -1)``; integers are rejected with ``TypeError``)."""
-    aval = get_aval(x)
-    if dtypes.issubdtype(aval.dtype, np.integer):
-        short = (
-            f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
-        )
-        raise TypeError(
-            f"Integers cannot be raised to negative powers, got integer_pow({short}, -1)"
-        )
-    return _lax.integer_pow(x, -1)

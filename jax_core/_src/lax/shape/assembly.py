@@ -190,9 +190,9 @@ def _pad_lower(
 def _pad_transpose(
     ct: Any, operand: Any, padding_value: Any, *, padding_config: tuple[tuple[int, int, int], ...]
 ) -> list[Any]:
-    from jax_core._src.lax.elementwise.wrappers import sub
+    from jax_core._src.lax.elementwise import sub
     from jax_core._src.lax.indexing.slicing import slice as slice_
-    from jax_core._src.lax.reductions.reductions import reduce_sum
+    from jax_core._src.lax.reductions.reduce import reduce_sum
 
     aval = get_aval(ct)
     # Undo the edge padding (cropping what it added, re-adding as zeros what negative
@@ -215,7 +215,7 @@ def _pad_batch(
     *,
     padding_config: tuple[tuple[int, int, int], ...],
 ) -> tuple[Any, int]:
-    from jax_core._src.lax.elementwise.wrappers import select
+    from jax_core._src.lax.elementwise import select
 
     (x, padv), (xd, pd) = args, dims
     size = axis_size(args, dims)

@@ -15,8 +15,8 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import get_aval
+from jax_core._src.lax import elementwise as _lax
 from jax_core._src.lax import standard_rules as _base
-from jax_core._src.lax.elementwise import wrappers as _lax
 from jax_core._src.lax.indexing.slicing import index_in_dim, slice_in_dim
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims

@@ -182,7 +182,7 @@ def _broadcast_in_dim_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
 def _broadcast_in_dim_transpose(
     ct: Any, operand: Any, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
 ) -> list[Any]:
-    from jax_core._src.lax.reductions.reductions import reduce_sum
+    from jax_core._src.lax.reductions.reduce import reduce_sum
 
     op_shape = operand.aval.shape
     # Size-1 operand dimensions may have been broadcast: sum them too, then restore them.

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-import jax_core._src.lax.elementwise.wrappers as lax
 from jax_core._src import dtypes
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import DerivativeFn, per_arg_jvp, per_arg_jvp_with_ans
 from jax_core._src.interpreters.batching_util import broadcast_batcher, vectorized_batcher
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.control_flow.common import lower_fun
 from jax_core._src.lax.special import programs as _impl
 from jax_core._src.lax.standard_rules import (

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-import jax_core._src.lax.elementwise.wrappers as lax
 from jax_core._src import dtypes
 from jax_core._src.core.trace import get_aval
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.control_flow.loops import while_loop
-from jax_core._src.lax.reductions.reductions import reduce_or
+from jax_core._src.lax.reductions.reduce import reduce_or
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim
 from jax_core._src.lax.standard_rules import broadcast_shapes
 from jax_core._src.typing.basearray import Array

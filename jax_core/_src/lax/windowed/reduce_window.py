@@ -27,11 +27,12 @@ from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad_util import JvpRule, linear_jvp
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.lax import elementwise as ew
+from jax_core._src.lax import elementwise as lax_api
 from jax_core._src.lax.conv.shapes import dilate_shape, padtype_to_pads
-from jax_core._src.lax.elementwise import definitions as ew
-from jax_core._src.lax.elementwise import wrappers as lax_api
-from jax_core._src.lax.reductions import reduction_rules as rr
-from jax_core._src.lax.reductions import reductions as red
+from jax_core._src.lax.reductions import cumulative as red_cumulative
+from jax_core._src.lax.reductions import cumulative as rr
+from jax_core._src.lax.reductions import reduce as red_reduce
 from jax_core._src.lax.windowed import reduce_window_rules as wrr
 from jax_core._src.lax.windowed.common import ints, lower_reduce_window, window_shape
 from jax_core._src.lax.windowed.select_and_scatter import select_and_gather_add
@@ -44,7 +45,7 @@ from jax_core._src.typing.basearray import Array
 
 
 def _monoid_lower(
-    init: Callable[[np.dtype[Any]], np.ndarray[Any, Any]], combine: red.Combiner
+    init: Callable[[np.dtype[Any]], np.ndarray[Any, Any]], combine: red_reduce.Combiner
 ) -> Callable[..., ir.Value[Any]]:
     def lower(ctx: LoweringRuleContext, x: ir.Value[Any], **params: Any) -> ir.Value[Any]:
         aval = ctx.avals_out[0]
@@ -87,7 +88,7 @@ def _monoid(
     name: str,
     what: str,
     identity: Callable[[np.dtype[Any]], np.ndarray[Any, Any]],
-    combine: red.Combiner,
+    combine: red_reduce.Combiner,
     jvp: Callable[[Primitive, WindowReducer], JvpRule],
     transpose: Callable[..., list[Any]] | None = None,
     number_only: bool = False,
@@ -138,10 +139,10 @@ reduce_window_sum_p, reduce_window_sum = _monoid(
     number_only=True,
 )
 reduce_window_max_p, reduce_window_max = _monoid(
-    "reduce_window_max", "maximum", red.max_identity, hlo.maximum, lambda _, r: wrr.chooser_jvp(r, ew.ge_p, select_and_gather_add)
+    "reduce_window_max", "maximum", red_reduce.max_identity, hlo.maximum, lambda _, r: wrr.chooser_jvp(r, ew.ge_p, select_and_gather_add)
 )
 reduce_window_min_p, reduce_window_min = _monoid(
-    "reduce_window_min", "minimum", red.min_identity, hlo.minimum, lambda _, r: wrr.chooser_jvp(r, ew.le_p, select_and_gather_add)
+    "reduce_window_min", "minimum", red_reduce.min_identity, hlo.minimum, lambda _, r: wrr.chooser_jvp(r, ew.le_p, select_and_gather_add)
 )
 
 
@@ -247,9 +248,9 @@ def _monoid_reducer(computation: Callable[..., Any], inits: Sequence[Any]) -> Ca
     if computation is lax_api.add:
         return reduce_window_sum if val == 0 else None
     if computation is lax_api.max:
-        return reduce_window_max if val == red.max_identity(aval.dtype) else None
+        return reduce_window_max if val == red_reduce.max_identity(aval.dtype) else None
     if computation is lax_api.min:
-        return reduce_window_min if val == red.min_identity(aval.dtype) else None
+        return reduce_window_min if val == red_reduce.min_identity(aval.dtype) else None
     return None
 
 
@@ -354,7 +355,7 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
 
 
 def _cumlogsumexp_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    out = red._cumred_abstract_eval("cumlogsumexp", operand, axis)  # pyright: ignore[reportPrivateUsage]
+    out = red_cumulative._cumred_abstract_eval("cumlogsumexp", operand, axis)  # pyright: ignore[reportPrivateUsage]
     if dtypes.issubdtype(operand.dtype, np.integer):  # JAX fails making its -inf init value
         raise OverflowError("cannot convert float infinity to integer")
     if dtypes.issubdtype(operand.dtype, np.complexfloating):
@@ -364,7 +365,7 @@ def _cumlogsumexp_abstract_eval(operand: ShapedArray, *, axis: int, reverse: boo
 
 def _cumlogsumexp_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool) -> ir.Value[Any]:
     init = np.array(-np.inf, ctx.avals_in[0].dtype)
-    return red._cumred_lower(ctx, x, axis, reverse, init, _logaddexp_combine)  # pyright: ignore[reportPrivateUsage]
+    return red_cumulative._cumred_lower(ctx, x, axis, reverse, init, _logaddexp_combine)  # pyright: ignore[reportPrivateUsage]
 
 
 cumlogsumexp_p = Primitive("cumlogsumexp")

@@ -31,9 +31,9 @@ from jax_core._src.interpreters.ad_util import (
 )
 from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_at_front
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.control_flow.common import cached
 from jax_core._src.lax.conv.shapes import dilate_shape
-from jax_core._src.lax.elementwise import wrappers as lax
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 

@@ -16,8 +16,8 @@ import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
-from jax_core._src.lax.elementwise import definitions as ew
-from jax_core._src.lax.reductions import reductions as red
+from jax_core._src.lax import elementwise as ew
+from jax_core._src.lax.reductions import reduce as red
 from jax_core._src.lax.windowed import reduce_window_rules as wrr
 from jax_core._src.lax.windowed.common import Pads, lower_reduce_window, pads_attr, window_shape
 from jax_core._src.lib.mlir import hlo, ir

@@ -1,12 +1,14 @@
-"""Reductions: monoid reductions over axes, argmin/argmax, and cumulative reductions.
+"""Reductions over axes: the monoid reductions (``reduce_sum``/``max``/``min``/``prod``/``and``/``or``/
+``xor``) and ``argmin``/``argmax``, each with its rules.
 
-Reductions lower to ``stablehlo.reduce`` with a body region; cumulative
-reductions lower to a ``stablehlo.reduce_window`` whose window spans the whole
-axis (XLA rewrites it into an efficient scan), as JAX does.
+They lower to ``stablehlo.reduce`` with a body region, as JAX does; ``reduce_sum`` is linear,
+``reduce_max``/``reduce_min`` average the tangent over the locations of the extremum and
+``reduce_prod`` differentiates a pairwise tree of products (correct with zeros).
 """
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,9 +18,21 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import array_ops
-from jax_core._src.interpreters.ad_util import linear_jvp, zero_jvp
-from jax_core._src.lax.reductions import reduction_rules as rr
+from jax_core._src.interpreters.ad_util import (
+    JvpRule,
+    UndefinedPrimal,
+    Zero,
+    is_differentiable,
+    is_zero,
+    linear_jvp,
+    zero_jvp,
+)
+from jax_core._src.interpreters.batching_util import BatchRule
+from jax_core._src.lax import elementwise as lax
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -30,7 +44,7 @@ Combiner = Callable[[ir.Value[Any], ir.Value[Any]], ir.Value[Any]]
 """Builds the scalar combination of two values inside a reduction body."""
 
 
-def _bind(prim: Primitive, *args: Any, **params: Any) -> Array:
+def bind_one(prim: Primitive, *args: Any, **params: Any) -> Array:
     out: Array = prim.bind(*args, **params)
     return out
 
@@ -50,7 +64,7 @@ def _reduce_shape(operand: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...
     return tuple(d for i, d in enumerate(operand.shape) if i not in axes)
 
 
-def _check_number(name: str, operand: ShapedArray) -> None:
+def check_number(name: str, operand: ShapedArray) -> None:
     if not dtypes.issubdtype(operand.dtype, np.number):
         raise TypeError(
             f"{name} does not accept dtype {operand.dtype.name}. Accepted dtypes are subtypes of "
@@ -84,11 +98,11 @@ def min_identity(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     return np.array(True, np.bool_)
 
 
-def _zero(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+def zero_of(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     return np.array(0, dtype)
 
 
-def _one(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+def one_of(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     return np.array(1, dtype)
 
 
@@ -118,7 +132,7 @@ def lower_reduce(
 
 def reduce_sum(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """The sum of ``operand``'s elements over ``axes`` (each in ``[0, ndim)``)."""
-    return _bind(reduce_sum_p, operand, axes=_axes_tuple(axes), out_sharding=None)
+    return bind_one(reduce_sum_p, operand, axes=_axes_tuple(axes), out_sharding=None)
 
 
 reduce_sum_p = Primitive("reduce_sum")
@@ -128,7 +142,7 @@ def _reduce_sum_abstract_eval(
     operand: ShapedArray, *, axes: tuple[int, ...], out_sharding: None
 ) -> ShapedArray:
     shape = _reduce_shape(operand, axes)
-    _check_number("reduce_sum", operand)
+    check_number("reduce_sum", operand)
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
@@ -136,7 +150,31 @@ def _reduce_sum_lower(
     ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...], out_sharding: None
 ) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
-    return lower_reduce(x, _zero(aval.dtype), axes, hlo.add, aval)
+    return lower_reduce(x, zero_of(aval.dtype), axes, hlo.add, aval)
+
+
+def reducer_batcher(prim: Primitive) -> BatchRule:
+    """Batching of a reduction over ``axes``: the axes shift past the batch dimension."""
+
+    def rule(
+        args: Sequence[Any], dims: Sequence[int | None], *, axes: tuple[int, ...], **params: Any
+    ) -> tuple[Any, Any]:
+        (x,), (d,) = args, dims
+        assert d is not None
+        new_axes = tuple(a + (a >= d) for a in axes)
+        out_dim = d - sum(a < d for a in new_axes)
+        return prim.bind(x, axes=new_axes, **params), out_dim
+
+    return rule
+
+
+def reduce_sum_transpose(
+    ct: Any, x: UndefinedPrimal, *, axes: tuple[int, ...], out_sharding: None
+) -> list[Any]:
+    """The cotangent of a sum: ``ct`` broadcast back over the reduced axes."""
+    shape = x.aval.shape
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    return [shape_dims.broadcast_in_dim(ct, shape, kept)]
 
 
 reduce_sum_p.def_rules(
@@ -144,8 +182,8 @@ reduce_sum_p.def_rules(
         abstract_eval=_reduce_sum_abstract_eval,
         lower=_reduce_sum_lower,
         jvp=linear_jvp(reduce_sum_p),
-        transpose=rr.reduce_sum_transpose,
-        batch=rr.reducer_batcher(reduce_sum_p),
+        transpose=reduce_sum_transpose,
+        batch=reducer_batcher(reduce_sum_p),
     )
 )
 
@@ -155,7 +193,7 @@ reduce_sum_p.def_rules(
 
 def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """The maximum of ``operand``'s elements over ``axes`` (-inf for an empty reduction)."""
-    return _bind(reduce_max_p, operand, axes=_axes_tuple(axes), out_sharding=None)
+    return bind_one(reduce_max_p, operand, axes=_axes_tuple(axes), out_sharding=None)
 
 
 reduce_max_p = Primitive("reduce_max")
@@ -174,12 +212,44 @@ def _reduce_max_lower(
     return lower_reduce(x, max_identity(aval.dtype), axes, hlo.maximum, aval)
 
 
+def zero_out(ans: Any, t: Any) -> bool:
+    """Whether the output tangent is zero: a symbolic zero in, or a non-differentiable out."""
+    return is_zero(t) or not is_differentiable(get_aval(ans)) or not is_differentiable(get_aval(t))
+
+
+def chooser_jvp(prim: Primitive) -> JvpRule:
+    """The jvp of ``reduce_max``/``reduce_min``: the tangent averaged over the positions
+    equal to the result (JAX's ``_reduce_chooser_jvp_rule``)."""
+
+    def rule(
+        primals: Sequence[Any],
+        tangents: Sequence[Any],
+        *,
+        axes: tuple[int, ...],
+        out_sharding: None,
+    ) -> tuple[Any, Any]:
+        from jax_core._src.lax.reductions.reduce import reduce_sum
+
+        (x,), (t,) = primals, tangents
+        ans = prim.bind(x, axes=axes, out_sharding=out_sharding)
+        if zero_out(ans, t):
+            return ans, Zero.from_primal_value(ans)
+        aval = get_aval(x)
+        kept = tuple(i for i in range(aval.ndim) if i not in axes)
+        at = lax.eq(x, shape_dims.broadcast_in_dim(ans, aval.shape, kept))
+        where = lax.convert_element_type(at, get_aval(t).dtype)
+        counts = reduce_sum(where, axes)
+        return ans, lax.div(reduce_sum(lax.mul(t, where), axes), counts)
+
+    return rule
+
+
 reduce_max_p.def_rules(
     Rules(
         abstract_eval=_reduce_max_abstract_eval,
         lower=_reduce_max_lower,
-        jvp=rr.chooser_jvp(reduce_max_p),
-        batch=rr.reducer_batcher(reduce_max_p),
+        jvp=chooser_jvp(reduce_max_p),
+        batch=reducer_batcher(reduce_max_p),
     )
 )
 
@@ -189,7 +259,7 @@ reduce_max_p.def_rules(
 
 def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """The minimum of ``operand``'s elements over ``axes`` (inf for an empty reduction)."""
-    return _bind(reduce_min_p, operand, axes=_axes_tuple(axes), out_sharding=None)
+    return bind_one(reduce_min_p, operand, axes=_axes_tuple(axes), out_sharding=None)
 
 
 reduce_min_p = Primitive("reduce_min")
@@ -212,8 +282,8 @@ reduce_min_p.def_rules(
     Rules(
         abstract_eval=_reduce_min_abstract_eval,
         lower=_reduce_min_lower,
-        jvp=rr.chooser_jvp(reduce_min_p),
-        batch=rr.reducer_batcher(reduce_min_p),
+        jvp=chooser_jvp(reduce_min_p),
+        batch=reducer_batcher(reduce_min_p),
     )
 )
 
@@ -223,7 +293,7 @@ reduce_min_p.def_rules(
 
 def reduce_prod(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """The product of ``operand``'s elements over ``axes``."""
-    return _bind(reduce_prod_p, operand, axes=_axes_tuple(axes))
+    return bind_one(reduce_prod_p, operand, axes=_axes_tuple(axes))
 
 
 reduce_prod_p = Primitive("reduce_prod")
@@ -231,7 +301,7 @@ reduce_prod_p = Primitive("reduce_prod")
 
 def _reduce_prod_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> ShapedArray:
     shape = _reduce_shape(operand, axes)
-    _check_number("reduce_prod", operand)
+    check_number("reduce_prod", operand)
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
@@ -239,15 +309,56 @@ def _reduce_prod_lower(
     ctx: LoweringRuleContext, x: ir.Value[Any], *, axes: tuple[int, ...]
 ) -> ir.Value[Any]:
     aval = ctx.avals_out[0]
-    return lower_reduce(x, _one(aval.dtype), axes, hlo.multiply, aval)
+    return lower_reduce(x, one_of(aval.dtype), axes, hlo.multiply, aval)
+
+
+def reduce_prod_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, axes: tuple[int, ...]
+) -> tuple[Any, Any]:
+    """The jvp of a product as JAX computes it: the reduced axes flattened to the front and
+    multiplied pairwise in a tree, carrying tangents by the product rule (no division, so
+    zeros in the operand are handled)."""
+    from jax_core._src.lax.indexing.slicing import slice as lax_slice
+    from jax_core._src.lax.reductions.reduce import reduce_prod
+
+    (x,), (t,) = primals, tangents
+    ans = reduce_prod(x, axes)
+    if zero_out(ans, t):
+        return ans, Zero.from_primal_value(ans)
+    aval = get_aval(x)
+    kept = [i for i in range(aval.ndim) if i not in axes]
+    n = math.prod(aval.shape[a] for a in axes)
+    out_shape = tuple(aval.shape[i] for i in kept)
+    if n == 0:
+        return ans, Zero.from_primal_value(ans)
+    perm = (*axes, *kept)
+    xs = shape_dims.reshape(x, (n, *out_shape), perm)
+    ts = shape_dims.reshape(t, (n, *out_shape), perm)
+    while n > 1:
+        n1 = (n + 1) // 2
+        halves = [
+            (
+                lax_slice(v, (0,) * v.ndim, (n1, *out_shape)),
+                lax_slice(v, (n1,) + (0,) * len(out_shape), (n, *out_shape)),
+            )
+            for v in (xs, ts)
+        ]
+        (x1, x2), (t1, t2) = halves
+        if n - n1 != n1:  # pad the short half with the identity (1, 0)
+            cfg = [(0, 1, 0)] + [(0, 0, 0)] * len(out_shape)
+            x2 = shape_assembly.pad(x2, np.array(1, aval.dtype), cfg)
+            t2 = shape_assembly.pad(t2, np.array(0, aval.dtype), cfg)
+        xs, ts = lax.mul(x1, x2), lax.add(lax.mul(t1, x2), lax.mul(x1, t2))
+        n = n1
+    return ans, shape_dims.reshape(ts, out_shape)
 
 
 reduce_prod_p.def_rules(
     Rules(
         abstract_eval=_reduce_prod_abstract_eval,
         lower=_reduce_prod_lower,
-        jvp=rr.reduce_prod_jvp,
-        batch=rr.reducer_batcher(reduce_prod_p),
+        jvp=reduce_prod_jvp,
+        batch=reducer_batcher(reduce_prod_p),
     )
 )
 
@@ -267,29 +378,29 @@ def _logical_reduction(name: str, identity: Any, op: Any) -> Primitive:
         return lower_reduce(x, identity(aval.dtype), axes, op, aval)
 
     prim.def_rules(
-        Rules(abstract_eval=abstract_eval, lower=lower, jvp=zero_jvp(prim), batch=rr.reducer_batcher(prim))
+        Rules(abstract_eval=abstract_eval, lower=lower, jvp=zero_jvp(prim), batch=reducer_batcher(prim))
     )
     return prim
 
 
 reduce_and_p = _logical_reduction("reduce_and", _all_ones, hlo.and_)
-reduce_or_p = _logical_reduction("reduce_or", _zero, hlo.or_)
-reduce_xor_p = _logical_reduction("reduce_xor", _zero, hlo.xor)
+reduce_or_p = _logical_reduction("reduce_or", zero_of, hlo.or_)
+reduce_xor_p = _logical_reduction("reduce_xor", zero_of, hlo.xor)
 
 
 def reduce_and(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Logical (bool) or bitwise (integer) AND of ``operand``'s elements over ``axes``."""
-    return _bind(reduce_and_p, operand, axes=_axes_tuple(axes))
+    return bind_one(reduce_and_p, operand, axes=_axes_tuple(axes))
 
 
 def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Logical (bool) or bitwise (integer) OR of ``operand``'s elements over ``axes``."""
-    return _bind(reduce_or_p, operand, axes=_axes_tuple(axes))
+    return bind_one(reduce_or_p, operand, axes=_axes_tuple(axes))
 
 
 def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Logical (bool) or bitwise (integer) XOR of ``operand``'s elements over ``axes``."""
-    return _bind(reduce_xor_p, operand, axes=_axes_tuple(axes))
+    return bind_one(reduce_xor_p, operand, axes=_axes_tuple(axes))
 
 
 # -- argmin / argmax --------------------------------------------------------------------
@@ -356,7 +467,7 @@ def _argminmax_lower(
 def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     """The index of the first minimum of ``operand`` along ``axis`` (NaN counts as the minimum)."""
     dt = dtypes.check_and_canonicalize_user_dtype(index_dtype, "argmin")
-    return _bind(argmin_p, operand, axes=(operator.index(axis),), index_dtype=dt)
+    return bind_one(argmin_p, operand, axes=(operator.index(axis),), index_dtype=dt)
 
 
 argmin_p = Primitive("argmin")
@@ -379,7 +490,7 @@ argmin_p.def_rules(
         abstract_eval=_argmin_abstract_eval,
         lower=_argmin_lower,
         jvp=zero_jvp(argmin_p),
-        batch=rr.reducer_batcher(argmin_p),
+        batch=reducer_batcher(argmin_p),
     )
 )
 
@@ -387,7 +498,7 @@ argmin_p.def_rules(
 def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     """The index of the first maximum of ``operand`` along ``axis`` (NaN counts as the maximum)."""
     dt = dtypes.check_and_canonicalize_user_dtype(index_dtype, "argmax")
-    return _bind(argmax_p, operand, axes=(operator.index(axis),), index_dtype=dt)
+    return bind_one(argmax_p, operand, axes=(operator.index(axis),), index_dtype=dt)
 
 
 argmax_p = Primitive("argmax")
@@ -410,167 +521,7 @@ argmax_p.def_rules(
         abstract_eval=_argmax_abstract_eval,
         lower=_argmax_lower,
         jvp=zero_jvp(argmax_p),
-        batch=rr.reducer_batcher(argmax_p),
-    )
-)
-
-
-# -- cumulative reductions --------------------------------------------------------------
-
-
-def _cumred_abstract_eval(name: str, operand: ShapedArray, axis: int) -> ShapedArray:
-    if axis < 0:
-        raise ValueError("XLA operations do not allow negative axes")
-    if axis >= operand.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of shape {operand.shape}")
-    _check_number(name, operand)
-    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
-
-
-def _cumred_lower(
-    ctx: LoweringRuleContext,
-    x: ir.Value[Any],
-    axis: int,
-    reverse: bool,
-    init: np.ndarray[Any, Any],
-    combine: Combiner,
-) -> ir.Value[Any]:
-    """A reduce_window whose window covers the whole axis, padded on one side."""
-    aval = ctx.avals_out[0]
-    n = aval.shape[axis]
-    if n == 0:
-        return x
-    ndim = aval.ndim
-    window = [n if d == axis else 1 for d in range(ndim)]
-    padding = np.zeros((ndim, 2), np.int64)
-    padding[axis] = (0, n - 1) if reverse else (n - 1, 0)
-    op = hlo.ReduceWindowOp(
-        [aval_to_ir_type(aval)],
-        [x],
-        [hlo_util.constant(init)],
-        window,
-        window_strides=[1] * ndim,
-        base_dilations=[1] * ndim,
-        window_dilations=[1] * ndim,
-        padding=ir.DenseIntElementsAttr.get(padding),
-    )
-    scalar = aval_to_ir_type(ShapedArray((), aval.dtype))
-    body = op.regions[0].blocks.append(scalar, scalar)
-    with ir.InsertionPoint(body):
-        hlo.return_([combine(body.arguments[0], body.arguments[1])])
-    result: ir.Value[Any] = op.results[0]
-    return result
-
-
-def cumsum(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
-    """The cumulative sum of ``operand`` along ``axis`` (from the end if ``reverse``)."""
-    return _bind(cumsum_p, operand, axis=operator.index(axis), reverse=bool(reverse))
-
-
-cumsum_p = Primitive("cumsum")
-
-
-def _cumsum_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    return _cumred_abstract_eval("cumsum", operand, axis)
-
-
-def _cumsum_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
-) -> ir.Value[Any]:
-    return _cumred_lower(ctx, x, axis, reverse, _zero(ctx.avals_in[0].dtype), hlo.add)
-
-
-cumsum_p.def_rules(
-    Rules(
-        abstract_eval=_cumsum_abstract_eval,
-        lower=_cumsum_lower,
-        jvp=linear_jvp(cumsum_p),
-        transpose=rr.cumsum_transpose,
-        batch=rr.cumred_batcher(cumsum_p),
-    )
-)
-
-
-def cumprod(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
-    """The cumulative product of ``operand`` along ``axis`` (from the end if ``reverse``)."""
-    return _bind(cumprod_p, operand, axis=operator.index(axis), reverse=bool(reverse))
-
-
-cumprod_p = Primitive("cumprod")
-
-
-def _cumprod_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    return _cumred_abstract_eval("cumprod", operand, axis)
-
-
-def _cumprod_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
-) -> ir.Value[Any]:
-    return _cumred_lower(ctx, x, axis, reverse, _one(ctx.avals_in[0].dtype), hlo.multiply)
-
-
-cumprod_p.def_rules(
-    Rules(
-        abstract_eval=_cumprod_abstract_eval,
-        lower=_cumprod_lower,
-        jvp=rr.cumprod_jvp(cumprod_p),
-        batch=rr.cumred_batcher(cumprod_p),
-    )
-)
-
-
-def cummax(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
-    """The cumulative maximum of ``operand`` along ``axis`` (from the end if ``reverse``)."""
-    return _bind(cummax_p, operand, axis=operator.index(axis), reverse=bool(reverse))
-
-
-cummax_p = Primitive("cummax")
-
-
-def _cummax_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    return _cumred_abstract_eval("cummax", operand, axis)
-
-
-def _cummax_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
-) -> ir.Value[Any]:
-    return _cumred_lower(ctx, x, axis, reverse, max_identity(ctx.avals_in[0].dtype), hlo.maximum)
-
-
-cummax_p.def_rules(
-    Rules(
-        abstract_eval=_cummax_abstract_eval,
-        lower=_cummax_lower,
-        jvp=rr.cummax_jvp(cummax_p, max_identity),
-        batch=rr.cumred_batcher(cummax_p),
-    )
-)
-
-
-def cummin(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
-    """The cumulative minimum of ``operand`` along ``axis`` (from the end if ``reverse``)."""
-    return _bind(cummin_p, operand, axis=operator.index(axis), reverse=bool(reverse))
-
-
-cummin_p = Primitive("cummin")
-
-
-def _cummin_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-    return _cumred_abstract_eval("cummin", operand, axis)
-
-
-def _cummin_lower(
-    ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int, reverse: bool
-) -> ir.Value[Any]:
-    return _cumred_lower(ctx, x, axis, reverse, min_identity(ctx.avals_in[0].dtype), hlo.minimum)
-
-
-cummin_p.def_rules(
-    Rules(
-        abstract_eval=_cummin_abstract_eval,
-        lower=_cummin_lower,
-        jvp=rr.cummin_jvp(cummin_p, min_identity),
-        batch=rr.cumred_batcher(cummin_p),
+        batch=reducer_batcher(argmax_p),
     )
 )
 

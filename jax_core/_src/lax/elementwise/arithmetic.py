@@ -1,0 +1,559 @@
+"""Arithmetic primitives: negation, sign, rounding, ``abs``, powers with integer exponents,
+``add``/``sub``/``mul``/``div``/``rem``, ``max``/``min``, the complex parts, ``clamp``.
+
+Each block is the typed wrapper and the primitive with its rules (JAX's ``lax.py`` rules: ``max``
+and ``min`` split the tangent at ties, ``abs`` of a complex number differentiates through
+``conj(x)/|x|``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jax_core._src import dtypes
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters.ad_util import (
+    JvpRule,
+    Zero,
+    is_undefined_primal,
+    is_zero,
+    linear_jvp,
+    per_arg_jvp,
+    unbroadcast,
+    zero_jvp,
+    zeros_like_aval,
+)
+from jax_core._src.interpreters.batching_util import (
+    axis_size,
+    bdim_at_front,
+)
+from jax_core._src.lax.elementwise.bitwise import bitwise_and
+from jax_core._src.lax.elementwise.comparisons import eq, ge, gt, lt, select
+from jax_core._src.lax.elementwise.conversions import convert_element_type
+from jax_core._src.lax.elementwise.factories import (
+    binary_transpose,
+    bind,
+    binop,
+    const_like,
+    d,
+    d2,
+    db,
+    dtype_of,
+    full_like_value,
+    iscomplex,
+    register,
+    unary_transpose,
+    unop,
+)
+from jax_core._src.lax.standard_rules import (
+    is_any,
+    is_number,
+    is_real_float,
+    lower_with,
+    naryop_abstract_eval,
+    unop_abstract_eval,
+)
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
+
+
+def replace_zero(x: Any) -> Any:
+    """``x`` with its zeros replaced by ones."""
+    return select(eq(x, const_like(x, 0)), full_like_value(x, 1), x)
+
+
+def _as(x: Any, like: Any) -> Any:
+    return convert_element_type(x, dtype_of(like))
+
+
+# -- neg ---------------------------------------------------------------------------------------
+def neg(x: ArrayLike, /) -> Array:
+    """Elementwise negation: -x."""
+    return bind(neg_p, x)
+
+
+# -- unary ----------------------------------------------------------------------------
+neg_p = unop(
+    "neg", is_number, hlo.negate, jvp=linear_jvp, transpose=unary_transpose(lambda t: neg(t))
+)
+
+
+# -- sign --------------------------------------------------------------------------------------
+def _sign_jvp(prim: Primitive) -> JvpRule:
+    # Piecewise constant on the reals; for complex x, d sign = i sign(x) Im(conj(sign(x)) dx)/|x|.
+    def rule(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+        (x,), (g,) = primals, tangents
+        ans = prim.bind(x)
+        if not iscomplex(x) or is_zero(g):
+            return ans, Zero.from_primal_value(ans)
+        dtheta = div(imag(mul(conj(ans), g)), replace_zero(abs(x)))
+        return ans, mul(ans, complex(full_like_value(dtheta, 0), dtheta))
+
+    return rule
+
+
+def sign(x: ArrayLike, /) -> Array:
+    """Elementwise sign."""
+    return bind(sign_p, x)
+
+
+sign_p = unop("sign", is_number, hlo.sign, jvp=_sign_jvp)
+
+
+# -- floor -------------------------------------------------------------------------------------
+def floor(x: ArrayLike, /) -> Array:
+    """Elementwise floor."""
+    return bind(floor_p, x)
+
+
+floor_p = unop("floor", is_real_float, hlo.floor, jvp=zero_jvp)
+
+
+# -- ceil --------------------------------------------------------------------------------------
+def ceil(x: ArrayLike, /) -> Array:
+    """Elementwise ceiling."""
+    return bind(ceil_p, x)
+
+
+ceil_p = unop("ceil", is_real_float, hlo.ceil, jvp=zero_jvp)
+
+
+# -- round -------------------------------------------------------------------------------------
+def _round_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, rounding_method: int
+) -> ir.Value[Any]:
+    out: ir.Value[Any] = (
+        hlo.round_nearest_even(x) if rounding_method == 1 else hlo.round_nearest_afz(x)
+    )
+    return out
+
+
+def round(x: ArrayLike, rounding_method: int = 0) -> Array:
+    """Elementwise rounding: half away from zero (0) or half to even (1)."""
+    return bind(round_p, x, rounding_method=int(rounding_method))
+
+
+round_p = register(
+    Primitive("round"),
+    unop_abstract_eval("round", is_real_float),
+    _round_lower,
+    jvp=zero_jvp,
+    unary=True,
+)
+
+
+# -- is_finite ---------------------------------------------------------------------------------
+def is_finite(x: ArrayLike, /) -> Array:
+    """Elementwise ``isfinite``."""
+    return bind(is_finite_p, x)
+
+
+is_finite_p = unop(
+    "is_finite", is_real_float, hlo.is_finite, lambda d: np.dtype(np.bool_), jvp=zero_jvp
+)
+
+
+# -- abs ---------------------------------------------------------------------------------------
+def _real_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
+    return (
+        np.dtype(np.float32)
+        if d == np.complex64
+        else np.dtype(np.float64)
+        if d == np.complex128
+        else d
+    )
+
+
+def _abs_jvp(g: Any, ans: Any, x: Any) -> Any:
+    if iscomplex(x):
+        return real(mul(g, div(conj(x), replace_zero(_as(ans, x)))))
+    return select(ge(x, const_like(x, 0)), g, neg(g))
+
+
+def abs(x: ArrayLike, /) -> Array:
+    """Elementwise absolute value."""
+    return bind(abs_p, x)
+
+
+abs_p = unop("abs", is_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
+
+
+# -- integer_pow -------------------------------------------------------------------------------
+# -- integer_pow and round carry params ------------------------------------------------
+def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, y: int) -> ir.Value[Any]:
+    if y == 0:
+        aval = ctx.avals_out[0]
+        return hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
+    is_reciprocal = y < 0
+    n = -y if is_reciprocal else y
+    acc: ir.Value[Any] | None = None
+    base = x
+    while n:
+        if n & 1:
+            acc = base if acc is None else hlo.multiply(acc, base)
+        n >>= 1
+        if n:
+            base = hlo.multiply(base, base)
+    assert acc is not None
+    if not is_reciprocal:
+        return acc
+    aval = ctx.avals_out[0]
+    one = hlo_util.broadcast_in_dim(hlo_util.constant(np.ones((), aval.dtype)), aval, ())
+    reciprocal: ir.Value[Any] = hlo.divide(one, acc)
+    return reciprocal
+
+
+def _integer_pow_jvp(prim: Primitive) -> JvpRule:
+    def d(g: Any, x: Any, *, y: int) -> Any:
+        if y == 0:
+            return zeros_like_aval(get_aval(g))
+        if y == 1:
+            return g
+        if y == 2:
+            return mul(g, mul(const_like(x, 2), x))
+        return mul(g, mul(const_like(x, y), integer_pow(x, y - 1)))
+
+    return per_arg_jvp(prim, d)
+
+
+def integer_pow(x: ArrayLike, y: int) -> Array:
+    """Elementwise power with a static integer exponent: x**y."""
+    return bind(integer_pow_p, x, y=int(y))
+
+
+integer_pow_p = register(
+    Primitive("integer_pow"),
+    unop_abstract_eval("integer_pow", is_number),
+    _integer_pow_lower,
+    jvp=_integer_pow_jvp,
+    unary=True,
+)
+
+
+# -- square ------------------------------------------------------------------------------------
+def square(x: ArrayLike, /) -> Array:
+    """Elementwise square: x*x."""
+    return bind(square_p, x)
+
+
+square_p = unop(
+    "square",
+    is_number,
+    lambda x: hlo.multiply(x, x),
+    jvp=d(lambda g, x: mul(g, mul(const_like(x, 2), x))),
+)
+
+
+# -- add ---------------------------------------------------------------------------------------
+def add(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise addition: x + y."""
+    return bind(add_p, x, y)
+
+
+# -- binary ---------------------------------------------------------------------------
+add_p = binop(
+    "add",
+    is_any,
+    hlo.add,
+    jvp=db(lambda g, x, y: g, lambda g, x, y: g),
+    transpose=binary_transpose(lambda t, y: t, lambda t, x: t),
+)
+
+
+# -- sub ---------------------------------------------------------------------------------------
+def sub(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise subtraction: x - y."""
+    return bind(sub_p, x, y)
+
+
+sub_p = binop(
+    "sub",
+    is_number,
+    hlo.subtract,
+    jvp=db(lambda g, x, y: g, lambda g, x, y: neg(g)),
+    transpose=binary_transpose(lambda t, y: t, lambda t, x: neg(t)),
+)
+
+
+# -- mul ---------------------------------------------------------------------------------------
+def mul(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise multiplication: x * y."""
+    return bind(mul_p, x, y)
+
+
+mul_p = binop(
+    "mul",
+    is_any,
+    hlo.multiply,
+    jvp=db(lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g)),
+    transpose=binary_transpose(lambda t, y: mul(t, y), lambda t, x: mul(x, t)),
+)
+
+
+# -- div ---------------------------------------------------------------------------------------
+def _div_transpose(ct: Any, x: Any, y: Any) -> list[Any]:
+    if is_undefined_primal(y):
+        raise RuntimeError("nonlinear div can't be transposed")
+    return [unbroadcast(x.aval, div(ct, y)), None]
+
+
+def div(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise division: x / y (integer division rounds toward zero)."""
+    return bind(div_p, x, y)
+
+
+div_p = binop(
+    "div",
+    is_number,
+    hlo.divide,
+    jvp=db(
+        lambda g, x, y: div(g, y),
+        lambda g, x, y: mul(mul(neg(g), x), integer_pow(y, -2)),
+    ),
+    transpose=_div_transpose,
+)
+
+
+# -- rem ---------------------------------------------------------------------------------------
+def rem(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise remainder, with the sign of x (C's fmod)."""
+    return bind(rem_p, x, y)
+
+
+rem_p = binop(
+    "rem",
+    is_number,
+    hlo.remainder,
+    jvp=db(
+        lambda g, x, y: g,
+        lambda g, x, y: mul(neg(g), mul(sign(div(x, y)), floor(abs(div(x, y))))),
+    ),
+)
+
+
+# -- max ---------------------------------------------------------------------------------------
+def _balanced_cmp(x: Any, y: Any) -> Any:
+    """1 where x > y, 0.5 where x == y, 0 where x < y or either is nan (in x's dtype)."""
+    return add(_as(gt(x, y), x), mul(_as(eq(x, y), x), const_like(x, 0.5)))
+
+
+def max(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise maximum."""
+    return bind(max_p, x, y)
+
+
+max_p = binop(
+    "max",
+    is_any,
+    hlo.maximum,
+    jvp=db(
+        lambda g, x, y: mul(g, _balanced_cmp(x, y)),
+        lambda g, x, y: mul(g, _balanced_cmp(y, x)),
+    ),
+)
+
+
+# -- min ---------------------------------------------------------------------------------------
+def min(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise minimum."""
+    return bind(min_p, x, y)
+
+
+min_p = binop(
+    "min",
+    is_any,
+    hlo.minimum,
+    jvp=db(
+        lambda g, x, y: mul(g, _balanced_cmp(y, x)),
+        lambda g, x, y: mul(g, _balanced_cmp(x, y)),
+    ),
+)
+
+
+# -- real --------------------------------------------------------------------------------------
+def real(x: ArrayLike, /) -> Array:
+    """Elementwise real part."""
+    return bind(real_p, x)
+
+
+real_p = unop(
+    "real",
+    lambda d: d.kind == "c",
+    hlo.real,
+    _real_dtype,
+    jvp=linear_jvp,
+    transpose=unary_transpose(lambda t: complex(t, const_like(t, 0))),
+)
+
+
+# -- imag --------------------------------------------------------------------------------------
+def imag(x: ArrayLike, /) -> Array:
+    """Elementwise imaginary part."""
+    return bind(imag_p, x)
+
+
+imag_p = unop(
+    "imag",
+    lambda d: d.kind == "c",
+    hlo.imag,
+    _real_dtype,
+    jvp=linear_jvp,
+    transpose=unary_transpose(lambda t: complex(const_like(t, 0), neg(t))),
+)
+
+
+# -- conj --------------------------------------------------------------------------------------
+def conj(x: ArrayLike, /) -> Array:
+    """Elementwise complex conjugate."""
+    return bind(conj_p, x)
+
+
+conj_p = unop(
+    "conj",
+    lambda d: d.kind == "c",
+    lambda x: hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x))),
+    jvp=linear_jvp,
+    transpose=unary_transpose(lambda t: conj(t)),
+)
+
+
+# -- complex -----------------------------------------------------------------------------------
+def _complex_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    out = naryop_abstract_eval(
+        "complex", lambda d: d in (np.dtype(np.float32), np.dtype(np.float64))
+    )(x, y)
+    return ShapedArray(
+        out.shape,
+        np.dtype(np.complex64 if x.dtype == np.float32 else np.complex128),
+        x.weak_type and y.weak_type,
+    )
+
+
+def complex(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Builds complex numbers x + yj from real parts."""
+    return bind(complex_p, x, y)
+
+
+complex_p = register(
+    Primitive("complex"),
+    _complex_abstract_eval,
+    lower_with(hlo.complex),
+    jvp=linear_jvp,
+    transpose=binary_transpose(lambda t, y: real(t), lambda t, x: imag(neg(t))),
+    unary=False,
+)
+
+
+# -- clamp ----------------------------------------------------------------------------------------
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
+    """Elementwise clamp: ``min`` where ``x < min``, ``max`` where ``x > max``, else ``x``.
+
+    ``min`` and ``max`` are scalars or have ``x``'s shape; all three share one dtype.
+    """
+    out: Array = clamp_p.bind(min, x, max)
+    return out
+
+
+_clamp_dtypes = naryop_abstract_eval("clamp", is_any)
+
+
+def _clamp_abstract_eval(lo: ShapedArray, x: ShapedArray, hi: ShapedArray) -> ShapedArray:
+    if lo.shape and lo.shape != x.shape:
+        raise TypeError(
+            f"clamp requires min.shape == operand.shape or min.shape == (), got min.shape={lo.shape}, operand.shape={x.shape}."
+        )
+    if hi.shape and hi.shape != x.shape:
+        raise TypeError(
+            f"clamp requires max.shape == operand.shape or max.shape == (), got max.shape={hi.shape}, operand.shape={x.shape}."
+        )
+    out = _clamp_dtypes(lo, x, hi)
+    return ShapedArray(x.shape, out.dtype, out.weak_type)
+
+
+def _clamp_lower(
+    ctx: LoweringRuleContext, lo: ir.Value[Any], x: ir.Value[Any], hi: ir.Value[Any]
+) -> ir.Value[Any]:
+    out: ir.Value[Any] = hlo.clamp(lo, x, hi)
+    return out
+
+
+def _where(pred: Any, g: Any, x: Any) -> Any:
+    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
+
+    shape = get_aval(x).shape
+    g = g if get_aval(g).shape == shape else broadcast_in_dim(g, shape, ())
+    zeros = broadcast_in_dim(np.zeros((), get_aval(g).dtype), shape, ())
+    return select(pred, g, zeros)
+
+
+def _clamp_dmin(g: Any, lo: Any, x: Any, hi: Any) -> Any:
+    return _where(bitwise_and(gt(lo, x), lt(lo, hi)), g, x)
+
+
+def _clamp_dx(g: Any, lo: Any, x: Any, hi: Any) -> Any:
+    return _where(bitwise_and(gt(x, lo), lt(x, hi)), g, x)
+
+
+def _clamp_dmax(g: Any, lo: Any, x: Any, hi: Any) -> Any:
+    return _where(lt(hi, x), g, x)
+
+
+def _clamp_batch(args: Sequence[Any], dims: Sequence[int | None]) -> tuple[Any, int]:
+    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
+
+    lo, x, hi = args
+    lo_d, x_d, hi_d = dims
+    if (
+        lo_d is None
+        and hi_d is None
+        and x_d is not None
+        and get_aval(lo).ndim == get_aval(hi).ndim == 0
+    ):
+        return clamp(lo, x, hi), x_d
+    size = axis_size(args, dims)
+    x_shape = get_aval(x).shape
+    if x_d is not None:
+        x_shape = x_shape[:x_d] + x_shape[x_d + 1 :]
+    full = (size, *x_shape)
+    moved: list[Any] = []
+    for v, dim in zip(args, dims):
+        if dim is None and get_aval(v).ndim == 0 and v is not x:
+            moved.append(v)  # an unbatched scalar bound stays a scalar
+            continue
+        v = bdim_at_front(v, dim, size)
+        if get_aval(v).shape != full:
+            v = broadcast_in_dim(v, full, (0,))  # a batched scalar: one bound per example
+        moved.append(v)
+    return clamp(*moved), 0
+
+
+clamp_p = Primitive("clamp")
+clamp_p.def_rules(
+    Rules(
+        abstract_eval=_clamp_abstract_eval,
+        lower=_clamp_lower,
+        jvp=per_arg_jvp(clamp_p, _clamp_dmin, _clamp_dx, _clamp_dmax),
+        batch=_clamp_batch,
+    )
+)
+
+
+def reciprocal(x: ArrayLike) -> Array:
+    """Elementwise ``1 / x`` (``integer_pow(x, -1)``; integers are rejected with ``TypeError``)."""
+    aval = get_aval(x)
+    if dtypes.issubdtype(aval.dtype, np.integer):
+        short = (
+            f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+        )
+        raise TypeError(
+            f"Integers cannot be raised to negative powers, got integer_pow({short}, -1)"
+        )
+    return integer_pow(x, -1)

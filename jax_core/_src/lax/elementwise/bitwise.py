@@ -1,0 +1,119 @@
+"""Bitwise primitives: ``not``, ``and``, ``or``, ``xor``, the shifts, ``population_count`` and ``clz``
+(integer or boolean operands; zero derivatives).
+"""
+
+from __future__ import annotations
+
+from jax_core._src.interpreters.ad_util import (
+    zero_jvp,
+)
+from jax_core._src.lax.elementwise.factories import bind, binop, unop
+from jax_core._src.lax.standard_rules import (
+    is_int,
+    is_int_or_bool,
+)
+from jax_core._src.lib.mlir import hlo
+from jax_core._src.typing import ArrayLike
+from jax_core._src.typing.basearray import Array
+
+
+def bitwise_not(x: ArrayLike, /) -> Array:
+    """Elementwise bitwise/logical NOT."""
+    return bind(not_p, x)
+
+
+not_p = unop("not", is_int_or_bool, hlo.not_, jvp=zero_jvp)
+
+
+def population_count(x: ArrayLike, /) -> Array:
+    """Elementwise popcount."""
+    return bind(population_count_p, x)
+
+
+population_count_p = unop("population_count", is_int, hlo.popcnt, jvp=zero_jvp)
+
+
+def clz(x: ArrayLike, /) -> Array:
+    """Elementwise count of leading zeros."""
+    return bind(clz_p, x)
+
+
+clz_p = unop("clz", is_int, hlo.count_leading_zeros, jvp=zero_jvp)
+
+
+def bitwise_and(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise bitwise/logical AND."""
+    return bind(and_p, x, y)
+
+
+and_p = binop(
+    "and",
+    is_int_or_bool,
+    hlo.and_,
+jvp=zero_jvp,
+)
+
+
+def bitwise_or(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise bitwise/logical OR."""
+    return bind(or_p, x, y)
+
+
+or_p = binop(
+    "or",
+    is_int_or_bool,
+    hlo.or_,
+jvp=zero_jvp,
+)
+
+
+def bitwise_xor(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise bitwise/logical XOR."""
+    return bind(xor_p, x, y)
+
+
+xor_p = binop(
+    "xor",
+    is_int_or_bool,
+    hlo.xor,
+jvp=zero_jvp,
+)
+
+
+def shift_left(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise left shift."""
+    return bind(shift_left_p, x, y)
+
+
+shift_left_p = binop(
+    "shift_left",
+    is_int,
+    hlo.shift_left,
+jvp=zero_jvp,
+)
+
+
+def shift_right_arithmetic(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise arithmetic right shift."""
+    return bind(shift_right_arithmetic_p, x, y)
+
+
+shift_right_arithmetic_p = binop(
+    "shift_right_arithmetic",
+    is_int,
+    hlo.shift_right_arithmetic,
+jvp=zero_jvp,
+)
+
+
+def shift_right_logical(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise logical right shift."""
+    return bind(shift_right_logical_p, x, y)
+
+
+shift_right_logical_p = binop(
+    "shift_right_logical",
+    is_int,
+    hlo.shift_right_logical,
+jvp=zero_jvp,
+)
