@@ -113,19 +113,19 @@ from jax_core._src.lax.elementwise import tanh as tanh
 from jax_core._src.lax.fft import FftType as FftType
 from jax_core._src.lax.fft import dtype as dtype
 from jax_core._src.lax.fft import fft as fft
-from jax_core._src.lax.indexing.gather_scatter import (
+from jax_core._src.lax.indexing.dimension_numbers import (
     GatherDimensionNumbers as GatherDimensionNumbers,
 )
-from jax_core._src.lax.indexing.gather_scatter import GatherScatterMode as GatherScatterMode
-from jax_core._src.lax.indexing.gather_scatter import (
+from jax_core._src.lax.indexing.dimension_numbers import GatherScatterMode as GatherScatterMode
+from jax_core._src.lax.indexing.dimension_numbers import (
     ScatterDimensionNumbers as ScatterDimensionNumbers,
 )
-from jax_core._src.lax.indexing.gather_scatter import gather as gather
-from jax_core._src.lax.indexing.gather_scatter import scatter as scatter
-from jax_core._src.lax.indexing.gather_scatter import scatter_add as scatter_add
-from jax_core._src.lax.indexing.gather_scatter import scatter_max as scatter_max
-from jax_core._src.lax.indexing.gather_scatter import scatter_min as scatter_min
-from jax_core._src.lax.indexing.gather_scatter import scatter_mul as scatter_mul
+from jax_core._src.lax.indexing.gather import gather as gather
+from jax_core._src.lax.indexing.scatter import scatter as scatter
+from jax_core._src.lax.indexing.scatter import scatter_add as scatter_add
+from jax_core._src.lax.indexing.scatter import scatter_max as scatter_max
+from jax_core._src.lax.indexing.scatter import scatter_min as scatter_min
+from jax_core._src.lax.indexing.scatter import scatter_mul as scatter_mul
 from jax_core._src.lax.indexing.compositions import scatter_apply as scatter_apply
 from jax_core._src.lax.indexing.compositions import scatter_sub as scatter_sub
 from jax_core._src.lax.indexing.slicing import dynamic_index_in_dim as dynamic_index_in_dim

@@ -1,4 +1,4 @@
-"""Gather and scatter (jax_core._src.lax.indexing.gather_scatter): values vs NumPy, errors, jaxpr text.
+"""Gather and scatter (jax_core._src.lax.indexing: gather, scatter, dimension_numbers): values vs NumPy, errors, jaxpr text.
 
 The expected jaxpr strings were recorded from real JAX 0.12.0.1 for the same programs.
 """
@@ -14,11 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_core._src.typing.basearray import Array
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.lax.indexing import gather_scatter as lax
+from jax_core._src.lax.indexing import dimension_numbers as lax_dimension_numbers
+from jax_core._src.lax.indexing import gather as lax_gather
+from jax_core._src.lax.indexing import scatter as lax_scatter
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.runtime.array import device_put_host
+from jax_core._src.typing.basearray import Array
 from tests.lax._helpers import (
     BOOL,
     DTYPES,
@@ -32,8 +34,8 @@ from tests.lax._helpers import (
     make_jaxpr,
 )
 
-GD = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
-SD = lax.ScatterDimensionNumbers(
+GD = lax_dimension_numbers.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+SD = lax_dimension_numbers.ScatterDimensionNumbers(
     update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
 )
 
@@ -78,19 +80,19 @@ RECORDED = {
 def test_gather_rows(dtype: np.dtype[Any]) -> None:
     x = arange((5, 3), dtype)
     idx = np.array([[1], [4], [0], [1]], np.int32)
-    check(lax.gather(x, idx, GD, (1, 3)), x[[1, 4, 0, 1]])
+    check(lax_gather.gather(x, idx, GD, (1, 3)), x[[1, 4, 0, 1]])
 
 
 def test_gather_out_of_bounds_modes() -> None:
     x = arange((5, 3), F32)
     idx = np.array([[1], [7], [-1]], np.int32)
-    check(lax.gather(x, idx, GD, (1, 3)), x[[1, 4, 0]])  # PROMISE_IN_BOUNDS: XLA clamps
-    check(lax.gather(x, idx, GD, (1, 3), mode="clip"), x[[1, 4, 0]])
-    filled = np.asarray(lax.gather(x, idx, GD, (1, 3), mode="fill"))
+    check(lax_gather.gather(x, idx, GD, (1, 3)), x[[1, 4, 0]])  # PROMISE_IN_BOUNDS: XLA clamps
+    check(lax_gather.gather(x, idx, GD, (1, 3), mode="clip"), x[[1, 4, 0]])
+    filled = np.asarray(lax_gather.gather(x, idx, GD, (1, 3), mode="fill"))
     np.testing.assert_array_equal(filled[0], x[1])
     assert np.isnan(filled[1:]).all()
     check(
-        lax.gather(x, idx, GD, (1, 3), mode=lax.GatherScatterMode.FILL_OR_DROP, fill_value=-1.0),
+        lax_gather.gather(x, idx, GD, (1, 3), mode=lax_dimension_numbers.GatherScatterMode.FILL_OR_DROP, fill_value=-1.0),
         np.stack([x[1], np.full(3, -1, F32), np.full(3, -1, F32)]),
     )
 
@@ -98,34 +100,34 @@ def test_gather_out_of_bounds_modes() -> None:
 def test_gather_fill_defaults_by_dtype() -> None:
     idx = np.array([[9]], np.int32)
     check(
-        lax.gather(arange((2, 2), I32), idx, GD, (1, 2), mode="fill"),
+        lax_gather.gather(arange((2, 2), I32), idx, GD, (1, 2), mode="fill"),
         np.full((1, 2), np.iinfo(np.int32).min, I32),
     )
     check(
-        lax.gather(np.ones((2, 2), np.uint8), idx, GD, (1, 2), mode="fill"),
+        lax_gather.gather(np.ones((2, 2), np.uint8), idx, GD, (1, 2), mode="fill"),
         np.full((1, 2), 255, np.uint8),
     )
-    check(lax.gather(np.zeros((2, 2), BOOL), idx, GD, (1, 2), mode="fill"), np.ones((1, 2), BOOL))
+    check(lax_gather.gather(np.zeros((2, 2), BOOL), idx, GD, (1, 2), mode="fill"), np.ones((1, 2), BOOL))
 
 
 def test_gather_window_fill_checks_the_whole_window() -> None:
     x = arange((5,), F32)
-    dnums = lax.GatherDimensionNumbers(
+    dnums = lax_dimension_numbers.GatherDimensionNumbers(
         offset_dims=(1,), collapsed_slice_dims=(), start_index_map=(0,)
     )
     idx = np.array([[0], [3], [4]], np.int32)  # windows of size 2: the last one overruns
-    out = np.asarray(lax.gather(x, idx, dnums, (2,), mode="fill", fill_value=-1.0))
+    out = np.asarray(lax_gather.gather(x, idx, dnums, (2,), mode="fill", fill_value=-1.0))
     np.testing.assert_array_equal(out, np.array([[0, 1], [3, 4], [-1, -1]], F32))
 
 
 def test_gather_point_indices_and_batching_dims() -> None:
     x = arange((3, 4), I32)
     points = np.array([[0, 1], [2, 3], [1, 0]], np.int32)
-    dnums = lax.GatherDimensionNumbers(
+    dnums = lax_dimension_numbers.GatherDimensionNumbers(
         offset_dims=(), collapsed_slice_dims=(0, 1), start_index_map=(0, 1)
     )
-    check(lax.gather(x, points, dnums, (1, 1)), x[points[:, 0], points[:, 1]])
-    batched = lax.GatherDimensionNumbers(
+    check(lax_gather.gather(x, points, dnums, (1, 1)), x[points[:, 0], points[:, 1]])
+    batched = lax_dimension_numbers.GatherDimensionNumbers(
         offset_dims=(),
         collapsed_slice_dims=(1,),
         start_index_map=(1,),
@@ -133,12 +135,12 @@ def test_gather_point_indices_and_batching_dims() -> None:
         start_indices_batching_dims=(0,),
     )
     cols = np.array([[2], [0], [3]], np.int32)
-    check(lax.gather(x, cols, batched, (1, 1)), x[np.arange(3), cols[:, 0]])
+    check(lax_gather.gather(x, cols, batched, (1, 1)), x[np.arange(3), cols[:, 0]])
 
 
 def test_gather_empty_output() -> None:
     check(
-        lax.gather(arange((5, 3), F32), np.zeros((0, 1), np.int32), GD, (1, 3)),
+        lax_gather.gather(arange((5, 3), F32), np.zeros((0, 1), np.int32), GD, (1, 3)),
         np.zeros((0, 3), F32),
     )
 
@@ -167,11 +169,11 @@ def _scatter_expected(
 
 
 SCATTERS: dict[str, Callable[..., Array]] = {
-    "set": lax.scatter,
-    "add": lax.scatter_add,
-    "mul": lax.scatter_mul,
-    "min": lax.scatter_min,
-    "max": lax.scatter_max,
+    "set": lax_scatter.scatter,
+    "add": lax_scatter.scatter_add,
+    "mul": lax_scatter.scatter_mul,
+    "min": lax_scatter.scatter_min,
+    "max": lax_scatter.scatter_max,
 }
 
 
@@ -187,13 +189,13 @@ def test_scatter_ops(op: str, dtype: np.dtype[Any]) -> None:
 
 def test_scatter_bool_set_and_max() -> None:
     x = np.zeros((4,), BOOL)
-    dnums = lax.ScatterDimensionNumbers(
+    dnums = lax_dimension_numbers.ScatterDimensionNumbers(
         update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
     )
     idx = np.array([[2], [0]], np.int32)
-    check(lax.scatter(x, idx, np.array([True, True]), dnums), np.array([True, False, True, False]))
+    check(lax_scatter.scatter(x, idx, np.array([True, True]), dnums), np.array([True, False, True, False]))
     check(
-        lax.scatter_max(x, idx, np.array([True, False]), dnums),
+        lax_scatter.scatter_max(x, idx, np.array([True, False]), dnums),
         np.array([False, False, True, False]),
     )
 
@@ -202,27 +204,27 @@ def test_scatter_clip_mode_clamps_indices() -> None:
     x = arange((5, 3), F32)
     idx = np.array([[7], [-3]], np.int32)
     upd = np.ones((2, 3), F32)
-    check(lax.scatter_add(x, idx, upd, SD, mode="clip"), _scatter_expected(x, [4, 0], upd, "add"))
-    check(lax.scatter_add(x, idx, upd, SD, mode=lax.GatherScatterMode.FILL_OR_DROP), x)
+    check(lax_scatter.scatter_add(x, idx, upd, SD, mode="clip"), _scatter_expected(x, [4, 0], upd, "add"))
+    check(lax_scatter.scatter_add(x, idx, upd, SD, mode=lax_dimension_numbers.GatherScatterMode.FILL_OR_DROP), x)
 
 
 def test_gather_scatter_mode_from_any() -> None:
-    assert lax.GatherScatterMode.from_any(None) is lax.GatherScatterMode.FILL_OR_DROP
-    assert lax.GatherScatterMode.from_any("drop") is lax.GatherScatterMode.FILL_OR_DROP
-    assert lax.GatherScatterMode.from_any("clip") is lax.GatherScatterMode.CLIP
+    assert lax_dimension_numbers.GatherScatterMode.from_any(None) is lax_dimension_numbers.GatherScatterMode.FILL_OR_DROP
+    assert lax_dimension_numbers.GatherScatterMode.from_any("drop") is lax_dimension_numbers.GatherScatterMode.FILL_OR_DROP
+    assert lax_dimension_numbers.GatherScatterMode.from_any("clip") is lax_dimension_numbers.GatherScatterMode.CLIP
     assert (
-        lax.GatherScatterMode.from_any("promise_in_bounds")
-        is lax.GatherScatterMode.PROMISE_IN_BOUNDS
+        lax_dimension_numbers.GatherScatterMode.from_any("promise_in_bounds")
+        is lax_dimension_numbers.GatherScatterMode.PROMISE_IN_BOUNDS
     )
     with pytest.raises(ValueError, match=re.escape('Unknown gather mode "bogus"')):
-        lax.GatherScatterMode.from_any("bogus")
+        lax_dimension_numbers.GatherScatterMode.from_any("bogus")
 
 
 def test_weak_type_follows_the_operand() -> None:
     closed = make_jaxpr(
         lambda x, i, u: [
-            lax.gather(x, i, GD, (1, 3)),
-            lax.scatter_add(x, i, u, SD),
+            lax_gather.gather(x, i, GD, (1, 3)),
+            lax_scatter.scatter_add(x, i, u, SD),
             slicing.slice(x, (0, 0), (1, 1)),
         ],
         ShapedArray((5, 3), F32, weak_type=True),
@@ -234,18 +236,19 @@ def test_weak_type_follows_the_operand() -> None:
 
 def test_update_jaxpr_is_cached() -> None:
     def fun(x: Any, i: Any, u: Any) -> list[Any]:
-        return [lax.scatter_add(x, i, u, SD), lax.scatter_add(x, i, u, SD)]
+        return [lax_scatter.scatter_add(x, i, u, SD), lax_scatter.scatter_add(x, i, u, SD)]
 
     first, second = make_jaxpr(fun, ((5, 3), F32), ((2, 1), I32), ((2, 3), F32)).eqns
     assert first.params["update_jaxpr"] is second.params["update_jaxpr"]
 
 
 def test_slicing_reexports_gather_and_scatter() -> None:
-    for name in ("gather", "scatter", "scatter_add", "scatter_mul", "scatter_min", "scatter_max"):
-        assert getattr(slicing, name) is getattr(lax, name)
-    assert slicing.GatherDimensionNumbers is lax.GatherDimensionNumbers
-    assert slicing.ScatterDimensionNumbers is lax.ScatterDimensionNumbers
-    assert slicing.GatherScatterMode is lax.GatherScatterMode
+    assert slicing.gather is lax_gather.gather
+    for name in ("scatter", "scatter_add", "scatter_mul", "scatter_min", "scatter_max"):
+        assert getattr(slicing, name) is getattr(lax_scatter, name)
+    assert slicing.GatherDimensionNumbers is lax_dimension_numbers.GatherDimensionNumbers
+    assert slicing.ScatterDimensionNumbers is lax_dimension_numbers.ScatterDimensionNumbers
+    assert slicing.GatherScatterMode is lax_dimension_numbers.GatherScatterMode
 
 
 # -- errors (JAX's classes and messages) -------------------------------------------------
@@ -256,55 +259,55 @@ IDX = np.zeros((2, 1), np.int32)
 ERRORS: list[ErrorCase] = [
     (
         "gather_idx_dtype",
-        lambda: lax.gather(X, np.zeros((2, 1), np.float32), GD, (1, 3)),
+        lambda: lax_gather.gather(X, np.zeros((2, 1), np.float32), GD, (1, 3)),
         ValueError,
         "indices must have an integer type",
     ),
     (
         "gather_index_map",
-        lambda: lax.gather(X, np.zeros((2, 2), np.int32), GD, (1, 3)),
+        lambda: lax_gather.gather(X, np.zeros((2, 2), np.int32), GD, (1, 3)),
         TypeError,
         "Gather op has 1 elements in start_index_map and the bound of dimension index_vector_dim=1 of indices is 2. These two numbers must be equal.",
     ),
     (
         "gather_slice_sizes",
-        lambda: lax.gather(X, IDX, GD, (1, 3, 1)),
+        lambda: lax_gather.gather(X, IDX, GD, (1, 3, 1)),
         TypeError,
         "Gather op must have one slice size for every input dimension; got: len(slice_sizes)=3, input_shape.rank=2",
     ),
     (
         "gather_collapse",
-        lambda: lax.gather(X, IDX, GD, (2, 3)),
+        lambda: lax_gather.gather(X, IDX, GD, (2, 3)),
         TypeError,
         "Gather op can only collapse slice dims with bound 1, but bound is 2 for index 0 at position 0.",
     ),
     (
         "gather_mode",
-        lambda: lax.gather(X, IDX, GD, (1, 3), mode="bogus"),
+        lambda: lax_gather.gather(X, IDX, GD, (1, 3), mode="bogus"),
         ValueError,
         'Unknown gather mode "bogus"',
     ),
     (
         "scatter_dtype",
-        lambda: lax.scatter_add(X, IDX, np.ones((2, 3), np.int32), SD),
+        lambda: lax_scatter.scatter_add(X, IDX, np.ones((2, 3), np.int32), SD),
         TypeError,
-        "lax.scatter requires arguments to have the same dtypes, got float32, int32.",
+        "lax_scatter.scatter requires arguments to have the same dtypes, got float32, int32.",
     ),
     (
         "scatter_rank",
-        lambda: lax.scatter_add(X, IDX, np.ones((2,), np.float32), SD),
+        lambda: lax_scatter.scatter_add(X, IDX, np.ones((2,), np.float32), SD),
         TypeError,
         "Updates tensor must be of rank 2; got 1.",
     ),
     (
         "scatter_bound",
-        lambda: lax.scatter_add(X, IDX, np.ones((3, 3), np.float32), SD),
+        lambda: lax_scatter.scatter_add(X, IDX, np.ones((3, 3), np.float32), SD),
         TypeError,
         "Bounds of the scatter dimensions of updates must be the same as the bounds of the corresponding dimensions of scatter indices. For scatter dimension 0, updates bound is 3, indices bound is 2.",
     ),
     (
         "scatter_idx_dtype",
-        lambda: lax.scatter(X, np.zeros((2, 1), np.float32), np.ones((2, 3), np.float32), SD),
+        lambda: lax_scatter.scatter(X, np.zeros((2, 1), np.float32), np.ones((2, 3), np.float32), SD),
         ValueError,
         "indices must have an integer type",
     ),
@@ -319,22 +322,22 @@ test_errors = errors_test(ERRORS)
 
 def test_jaxpr_gather() -> None:
     got = jaxpr_text(
-        lambda x, i: [lax.gather(x, i, GD, (1, 3)), lax.gather(x, i, GD, (1, 3), mode="clip")],
+        lambda x, i: [lax_gather.gather(x, i, GD, (1, 3)), lax_gather.gather(x, i, GD, (1, 3), mode="clip")],
         ((5, 3), F32),
         ((2, 1), I32),
     )
     assert got == RECORDED["gather"]
     got = jaxpr_text(
-        lambda x, i: lax.gather(x, i, GD, (1, 3), mode="fill"), ((5, 3), I32), ((2, 1), I32)
+        lambda x, i: lax_gather.gather(x, i, GD, (1, 3), mode="fill"), ((5, 3), I32), ((2, 1), I32)
     )
     assert got == RECORDED["gather_fill"]
 
 
 def test_jaxpr_scatter() -> None:
     avals = (((5, 3), F32), ((2, 1), I32), ((2, 3), F32))
-    assert jaxpr_text(lambda x, i, u: lax.scatter(x, i, u, SD), *avals) == RECORDED["scatter"]
+    assert jaxpr_text(lambda x, i, u: lax_scatter.scatter(x, i, u, SD), *avals) == RECORDED["scatter"]
     got = jaxpr_text(
-        lambda x, i, u: [lax.scatter_add(x, i, u, SD), lax.scatter_mul(x, i, u, SD, mode="clip")],
+        lambda x, i, u: [lax_scatter.scatter_add(x, i, u, SD), lax_scatter.scatter_mul(x, i, u, SD, mode="clip")],
         *avals,
     )
     assert got == RECORDED["scatter_add_mul"]
@@ -343,8 +346,8 @@ def test_jaxpr_scatter() -> None:
 def test_jaxpr_scatter_min_max() -> None:
     got = jaxpr_text(
         lambda x, i, u: [
-            lax.scatter_min(x, i, u, SD),
-            lax.scatter_max(x, i, u, SD, mode="promise_in_bounds"),
+            lax_scatter.scatter_min(x, i, u, SD),
+            lax_scatter.scatter_max(x, i, u, SD, mode="promise_in_bounds"),
         ],
         ((5, 3), I32),
         ((2, 1), I32),
@@ -362,8 +365,8 @@ def test_gather_and_scatter_add_match_numpy(rows: int, picks: list[int]) -> None
     x = arange((rows, 2), F32)
     idx = np.array(picks, np.int32).reshape(-1, 1)
     clipped = np.clip(idx[:, 0], 0, rows - 1)
-    check(lax.gather(device_put_host(x), idx, GD, (1, 2), mode="clip"), x[clipped])
+    check(lax_gather.gather(device_put_host(x), idx, GD, (1, 2), mode="clip"), x[clipped])
     upd = np.ones((len(picks), 2), F32)
     expected = x.copy()
     np.add.at(expected, clipped, upd)
-    check(lax.scatter_add(x, idx, upd, SD, mode="clip"), expected)
+    check(lax_scatter.scatter_add(x, idx, upd, SD, mode="clip"), expected)

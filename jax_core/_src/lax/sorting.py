@@ -129,7 +129,8 @@ def _lower(ctx: LoweringRuleContext, *operands: ir.Value[Any], dimension: int, i
 def _gather_along(t: Any, perm: Any, dimension: int) -> Any:
     """``t`` permuted along ``dimension`` by ``perm`` (``take_along_axis`` as one gather)."""
     from jax_core._src.core.trace import get_aval
-    from jax_core._src.lax.indexing.gather_scatter import GatherDimensionNumbers, gather
+    from jax_core._src.lax.indexing.dimension_numbers import GatherDimensionNumbers
+    from jax_core._src.lax.indexing.gather import gather
     from jax_core._src.lax.shape.dimensions import expand_dims
 
     ndim = get_aval(t).ndim

@@ -25,7 +25,8 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jax_core._src.core.primitive import LowerRule, Primitive
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import elementwise as _ew
-from jax_core._src.lax.indexing import gather_scatter as _gs
+from jax_core._src.lax.indexing import dimension_numbers as _gs_dimension_numbers
+from jax_core._src.lax.indexing import gather as _gs_gather
 from jax_core._src.lax.indexing import slicing as _slicing
 from jax_core._src.lax.reductions.reduce import lower_reduce
 from jax_core._src.lax.shape import dimensions as shape_dims
@@ -115,11 +116,11 @@ def _dynamic_update_slice(ctx: LoweringRuleContext, x: Value, update: Value, *st
 def _gather(ctx: LoweringRuleContext, operand: Value, indices: Value, **params: Any) -> Any:
     tail = _trailing(ctx.avals_in[0])
     out_ndim = ctx.avals_out[0].ndim
-    dn: _gs.GatherDimensionNumbers = params["dimension_numbers"]
+    dn: _gs_dimension_numbers.GatherDimensionNumbers = params["dimension_numbers"]
     dn = dn._replace(offset_dims=(*dn.offset_dims, *range(out_ndim, out_ndim + len(tail))))
     sizes: tuple[int, ...] = params["slice_sizes"]
     new_params = {**params, "dimension_numbers": dn, "slice_sizes": (*sizes, *tail)}
-    return _rule(_gs.gather_p)(_physical_ctx(ctx), operand, indices, **new_params)
+    return _rule(_gs_gather.gather_p)(_physical_ctx(ctx), operand, indices, **new_params)
 
 
 def _reshape(
@@ -197,7 +198,7 @@ _OVERRIDES: dict[Primitive, LowerRule] = {
     _slicing.slice_p: _slice,
     _slicing.dynamic_slice_p: _dynamic_slice,
     _slicing.dynamic_update_slice_p: _dynamic_update_slice,
-    _gs.gather_p: _gather,
+    _gs_gather.gather_p: _gather,
     shape_dims.reshape_p: _reshape,
     shape_dims.transpose_p: _transpose,
     shape_dims.broadcast_in_dim_p: _broadcast_in_dim,

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from jax_core.test_util import check_grads
 
 import jax_core as jax
 import jax_core.numpy as jnp
@@ -22,7 +21,9 @@ from jax_core._src import dtypes
 from jax_core._src.config import enable_x64
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.interpreters.ad_util import UndefinedPrimal
-from jax_core._src.lax.indexing import gather_scatter as gs
+from jax_core._src.lax.indexing import dimension_numbers as gs_dimension_numbers
+from jax_core._src.lax.indexing import scatter as gs_scatter
+from jax_core.test_util import check_grads
 
 COVERED: frozenset[str] = frozenset(
     {
@@ -165,8 +166,8 @@ def test_dynamic_update_slice() -> None:
 
 # -- gather -------------------------------------------------------------------------------
 
-ROWS = gs.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
-WINDOWS = gs.GatherDimensionNumbers(
+ROWS = gs_dimension_numbers.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+WINDOWS = gs_dimension_numbers.GatherDimensionNumbers(
     offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1)
 )
 
@@ -214,7 +215,7 @@ def test_gather_batching_dims_transpose() -> None:
 
 # -- scatters -----------------------------------------------------------------------------
 
-SROWS = gs.ScatterDimensionNumbers(
+SROWS = gs_dimension_numbers.ScatterDimensionNumbers(
     update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
 )
 UNIQUE = np.array([[3], [0], [1]], np.int32)
@@ -281,7 +282,7 @@ def test_scatter_extremal_ties(name: str) -> None:
     op = SCATTERS[name]
     x, u = np.array([1.0, 5.0]) * (1 if name == "scatter-min" else -1), np.array([1.0, 1.0])
     u = u * (1 if name == "scatter-min" else -1)
-    dn = gs.ScatterDimensionNumbers((), (0,), (0,))
+    dn = gs_dimension_numbers.ScatterDimensionNumbers((), (0,), (0,))
     idx = np.array([[0], [0]], np.int32)
     gx, gu = jax.grad(lambda x, u: jnp.sum(op(x, idx, u, dn)), argnums=(0, 1))(x, u)
     np.testing.assert_allclose(np.asarray(gx), [1 / 3, 1.0], rtol=1e-12)
@@ -301,14 +302,14 @@ def test_scatter_transpose_values() -> None:
 
 
 def test_scatter_transpose_requires_unique_indices() -> None:
-    rule = gs.scatter_p.rule("transpose")
+    rule = gs_scatter.scatter_p.rule("transpose")
     params = {
         "update_jaxpr": None,
         "update_consts": (),
         "dimension_numbers": SROWS,
         "indices_are_sorted": False,
         "unique_indices": False,
-        "mode": gs.GatherScatterMode.FILL_OR_DROP,
+        "mode": gs_dimension_numbers.GatherScatterMode.FILL_OR_DROP,
     }
     u = UndefinedPrimal(ShapedArray((4, 3), np.dtype(np.float64)))
     with pytest.raises(NotImplementedError, match="unique_indices=True"):

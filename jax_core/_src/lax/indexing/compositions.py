@@ -12,12 +12,11 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import elementwise as _lax
-from jax_core._src.lax.indexing import gather_scatter as _gs
-from jax_core._src.lax.indexing.gather_scatter import (
-    GatherScatterMode,
-    ScatterDimensionNumbers,
-    ScatterOptions,
-)
+from jax_core._src.lax.indexing import dimension_numbers as _gs_dimension_numbers
+from jax_core._src.lax.indexing import gather as _gs_gather
+from jax_core._src.lax.indexing import scatter as _gs_scatter
+from jax_core._src.lax.indexing.dimension_numbers import GatherScatterMode, ScatterDimensionNumbers
+from jax_core._src.lax.indexing.scatter import ScatterOptions
 from jax_core._src.lax.shape.assembly import concatenate
 from jax_core._src.lax.shape.compositions import full
 from jax_core._src.lax.shape.dimensions import expand_dims
@@ -37,7 +36,7 @@ def scatter_sub(
 
     Built as ``scatter_add`` of the negated updates (JAX has a ``scatter_sub`` primitive).
     """
-    return _gs.scatter_add(
+    return _gs_scatter.scatter_add(
         operand, scatter_indices, _lax.neg(updates), dimension_numbers, **options
     )
 
@@ -67,7 +66,7 @@ def scatter_apply(
 
     closed = trace_to_jaxpr(apply, [scalar, scalar], DebugInfo("scatter_apply", func))
     dn = ScatterDimensionNumbers(*(tuple(int(i) for i in d) for d in dimension_numbers))
-    out: Array = _gs.scatter_p.bind(
+    out: Array = _gs_scatter.scatter_p.bind(
         operand,
         scatter_indices,
         unused,
@@ -102,7 +101,7 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
     for ax in axes:
         slice_sizes[ax] = 1
     offset_dims = tuple(range(1, len(src_shape) - ind_aval.shape[1] + 1))
-    dnums = _gs.GatherDimensionNumbers(
+    dnums = _gs_dimension_numbers.GatherDimensionNumbers(
         offset_dims=offset_dims, collapsed_slice_dims=tuple(axes), start_index_map=tuple(axes)
     )
-    return _gs.gather(src, indices, dimension_numbers=dnums, slice_sizes=tuple(slice_sizes))
+    return _gs_gather.gather(src, indices, dimension_numbers=dnums, slice_sizes=tuple(slice_sizes))

@@ -1,6 +1,6 @@
 """Slicing primitives: static slices, dynamic slices and dynamic updates.
 
-Gather and scatter (the general indexed read and write) live in ``gather_scatter``;
+Gather and scatter (the general indexed read and write) live in ``gather`` and ``scatter``;
 they are re-exported here, where JAX defines them (``jax._src.lax.slicing``).
 """
 
@@ -19,20 +19,21 @@ from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
 from jax_core._src.lax import elementwise as _ew
-from jax_core._src.lax.indexing import gather_scatter as _gs
-from jax_core._src.lax.indexing.gather_scatter import (
+from jax_core._src.lax.indexing import gather as _gs_gather
+from jax_core._src.lax.indexing import scatter as _gs_scatter
+from jax_core._src.lax.indexing.dimension_numbers import (
     GatherDimensionNumbers as GatherDimensionNumbers,
 )
-from jax_core._src.lax.indexing.gather_scatter import GatherScatterMode as GatherScatterMode
-from jax_core._src.lax.indexing.gather_scatter import (
+from jax_core._src.lax.indexing.dimension_numbers import GatherScatterMode as GatherScatterMode
+from jax_core._src.lax.indexing.dimension_numbers import (
     ScatterDimensionNumbers as ScatterDimensionNumbers,
 )
-from jax_core._src.lax.indexing.gather_scatter import gather as gather
-from jax_core._src.lax.indexing.gather_scatter import scatter as scatter
-from jax_core._src.lax.indexing.gather_scatter import scatter_add as scatter_add
-from jax_core._src.lax.indexing.gather_scatter import scatter_max as scatter_max
-from jax_core._src.lax.indexing.gather_scatter import scatter_min as scatter_min
-from jax_core._src.lax.indexing.gather_scatter import scatter_mul as scatter_mul
+from jax_core._src.lax.indexing.gather import gather as gather
+from jax_core._src.lax.indexing.scatter import scatter as scatter
+from jax_core._src.lax.indexing.scatter import scatter_add as scatter_add
+from jax_core._src.lax.indexing.scatter import scatter_max as scatter_max
+from jax_core._src.lax.indexing.scatter import scatter_min as scatter_min
+from jax_core._src.lax.indexing.scatter import scatter_mul as scatter_mul
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.shape.assembly import concatenate, pad
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim, shape_of
@@ -338,7 +339,7 @@ def _dynamic_slice_batch(
     dnums = GatherDimensionNumbers(
         offset_dims=tuple(range(nd)), collapsed_slice_dims=(), start_index_map=tuple(range(nd))
     )
-    out: tuple[Any, int] = _gs.gather_p.rule("batch")(
+    out: tuple[Any, int] = _gs_gather.gather_p.rule("batch")(
         [x, _batched_start_indices(starts, sds, size)],
         [xd, 0],
         dimension_numbers=dnums,
@@ -454,7 +455,7 @@ def _dynamic_update_slice_batch(args: Sequence[Any], dims: Sequence[int | None])
         inserted_window_dims=(),
         scatter_dims_to_operand_dims=tuple(range(nd)),
     )
-    out: tuple[Any, int] = _gs.scatter_p.rule("batch")(
+    out: tuple[Any, int] = _gs_scatter.scatter_p.rule("batch")(
         [x, _batched_start_indices(starts, sds, size), u],
         [0, 0, 0],
         update_jaxpr=None,

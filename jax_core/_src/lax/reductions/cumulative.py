@@ -121,7 +121,6 @@ def cumred_batcher(prim: Primitive) -> BatchRule:
 
 def cumsum_transpose(ct: Any, x: UndefinedPrimal, *, axis: int, reverse: bool) -> list[Any]:
     """The cotangent of a cumulative sum: the cumulative sum of ``ct`` the other way."""
-    from jax_core._src.lax.reductions.cumulative import cumsum
 
     return [cumsum(ct, axis, reverse=not reverse)]
 

@@ -228,7 +228,6 @@ def chooser_jvp(prim: Primitive) -> JvpRule:
         axes: tuple[int, ...],
         out_sharding: None,
     ) -> tuple[Any, Any]:
-        from jax_core._src.lax.reductions.reduce import reduce_sum
 
         (x,), (t,) = primals, tangents
         ans = prim.bind(x, axes=axes, out_sharding=out_sharding)
@@ -319,7 +318,6 @@ def reduce_prod_jvp(
     multiplied pairwise in a tree, carrying tangents by the product rule (no division, so
     zeros in the operand are handled)."""
     from jax_core._src.lax.indexing.slicing import slice as lax_slice
-    from jax_core._src.lax.reductions.reduce import reduce_prod
 
     (x,), (t,) = primals, tangents
     ans = reduce_prod(x, axes)
