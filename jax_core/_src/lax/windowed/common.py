@@ -130,3 +130,15 @@ def reduce_window_shape_tuple(
     return tuple(
         max((d - w) // s + 1, 0) for d, w, s in zip(padded, window_dimensions, window_strides)
     )
+
+
+def params_with_front_window(params: dict[str, Any], at: int = 0) -> dict[str, Any]:
+    """Window params with a size-1, unit-stride, unpadded window dimension inserted at ``at``."""
+    out: dict[str, Any] = {}
+    for k, v in params.items():
+        if k in ("window_dimensions", "window_strides", "padding", "base_dilation", "window_dilation"):
+            unit = (0, 0) if k == "padding" else 1
+            out[k] = (*v[:at], unit, *v[at:])
+        else:
+            out[k] = v
+    return out

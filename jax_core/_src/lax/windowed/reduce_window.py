@@ -8,7 +8,7 @@ jaxpr and bound as the variadic ``reduce_window``. Max/min pooling differentiate
 reduce_window over (operand, tangent) pairs) and its transpose ``select_and_scatter_add``
 (XLA's SelectAndScatter). ``cumlogsumexp`` is the cumulative reduction that needs a
 non-monoid window body. The autodiff and batching rules live in
-``windowed_reduction_rules.py``.
+this module.
 """
 
 from __future__ import annotations
@@ -22,19 +22,38 @@ import numpy as np
 
 from jax_core._src import config, dtypes
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.jaxpr import ClosedJaxpr
+from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, get_aval
-from jax_core._src.interpreters.ad_util import JvpRule, linear_jvp
+from jax_core._src.interpreters.ad import jvp_jaxpr
+from jax_core._src.interpreters.ad_util import (
+    JvpRule,
+    UndefinedPrimal,
+    Zero,
+    instantiate_zeros,
+    is_differentiable,
+    is_zero,
+    linear_jvp,
+    tangent_dtype,
+)
+from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_at_front
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import elementwise as ew
+from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax import elementwise as lax_api
+from jax_core._src.lax.control_flow.common import cached
 from jax_core._src.lax.conv.shapes import dilate_shape, padtype_to_pads
 from jax_core._src.lax.reductions import cumulative as red_cumulative
 from jax_core._src.lax.reductions import cumulative as rr
 from jax_core._src.lax.reductions import reduce as red_reduce
-from jax_core._src.lax.windowed import reduce_window_rules as wrr
-from jax_core._src.lax.windowed.common import ints, lower_reduce_window, window_shape
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
+from jax_core._src.lax.windowed.common import (
+    ints,
+    lower_reduce_window,
+    params_with_front_window,
+    window_shape,
+)
 from jax_core._src.lax.windowed.select_and_scatter import select_and_gather_add
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
@@ -84,6 +103,24 @@ def _monoid_abstract_eval(number_only: str | None) -> Callable[..., ShapedArray]
     return abstract_eval
 
 
+WindowFn = Callable[..., Any]
+"""A windowed-reduction wrapper: ``(operand, window_dimensions, window_strides, padding,
+base_dilation, window_dilation) -> Array``."""
+
+
+
+
+def monoid_batcher(window_fn: WindowFn) -> BatchRule:
+    """Batching of a monoid windowed reduction: a unit window over the batch dimension."""
+
+    def rule(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[Any, Any]:
+        (x,), (d,) = args, dims
+        assert d is not None
+        return window_fn(x, **params_with_front_window(params, d)), d
+
+    return rule
+
+
 def _monoid(
     name: str,
     what: str,
@@ -123,10 +160,41 @@ def _monoid(
             lower=_monoid_lower(identity, combine),
             jvp=jvp(prim, reducer),
             transpose=transpose,
-            batch=wrr.monoid_batcher(reducer),
+            batch=monoid_batcher(reducer),
         )
     )
     return prim, reducer
+
+
+Pads = tuple[tuple[int, int], ...]
+
+
+def reduce_window_sum_transpose(
+    ct: Any,
+    operand: UndefinedPrimal,
+    *,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    base_dilation: tuple[int, ...],
+    window_dilation: tuple[int, ...],
+) -> list[Any]:
+    """The cotangent of a windowed sum: the cotangent, dilated by the strides and padded as
+    the lhs gradient of a convolution, summed over the same windows (JAX's rule)."""
+
+    in_shape = operand.aval.shape
+    lhs = dilate_shape(in_shape, base_dilation)
+    rhs = dilate_shape(window_dimensions, window_dilation)
+    out = dilate_shape(get_aval(ct).shape, window_strides)
+    before = [r - lo - 1 for r, (lo, _) in zip(rhs, padding)]
+    config = [(b, l + r - 1 - o - b, s - 1) for b, l, r, o, s in zip(before, lhs, rhs, out, window_strides)]
+    padded = shape_assembly.pad(ct, np.array(0, get_aval(ct).dtype), config)
+    ones = (1,) * len(in_shape)
+    result = reduce_window_sum(
+        padded, window_dimensions, base_dilation, ((0, 0),) * len(in_shape), ones, window_dilation
+    )
+    assert get_aval(result).shape == in_shape, (get_aval(result).shape, in_shape)
+    return [result]
 
 
 reduce_window_sum_p, reduce_window_sum = _monoid(
@@ -135,14 +203,28 @@ reduce_window_sum_p, reduce_window_sum = _monoid(
     lambda dt: np.array(0, dt),
     hlo.add,
     lambda prim, _: linear_jvp(prim),
-    wrr.reduce_window_sum_transpose,
+    reduce_window_sum_transpose,
     number_only=True,
 )
+def chooser_jvp(window_fn: WindowFn, select_prim: Primitive, gather: WindowFn) -> JvpRule:
+    """The jvp of max/min pooling: the tangent at each window's selected element
+    (``gather`` is ``select_and_gather_add``)."""
+
+    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+        (x,), (t,) = primals, tangents
+        ans = window_fn(x, **params)
+        if is_zero(t) or not is_differentiable(get_aval(ans)):
+            return ans, Zero.from_primal_value(ans)
+        return ans, gather(t, x, select_prim, **params)
+
+    return rule
+
+
 reduce_window_max_p, reduce_window_max = _monoid(
-    "reduce_window_max", "maximum", red_reduce.max_identity, hlo.maximum, lambda _, r: wrr.chooser_jvp(r, ew.ge_p, select_and_gather_add)
+    "reduce_window_max", "maximum", red_reduce.max_identity, hlo.maximum, lambda _, r: chooser_jvp(r, ew.ge_p, select_and_gather_add)
 )
 reduce_window_min_p, reduce_window_min = _monoid(
-    "reduce_window_min", "minimum", red_reduce.min_identity, hlo.minimum, lambda _, r: wrr.chooser_jvp(r, ew.le_p, select_and_gather_add)
+    "reduce_window_min", "minimum", red_reduce.min_identity, hlo.minimum, lambda _, r: chooser_jvp(r, ew.le_p, select_and_gather_add)
 )
 
 
@@ -224,13 +306,88 @@ def _reduce_window_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
 
 
 reduce_window_p = Primitive("reduce_window", multiple_results=True)
+@cached
+def _jvp_computation(jaxpr: ClosedJaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
+    """The body of the joint (primals, tangents) reduce_window and which operands carry
+    tangents: ``nonzero`` grown to a fixpoint, since a body's carries keep their types."""
+    n = len(nonzero)
+    differentiable = [is_differentiable(a) for a in jaxpr.out_avals]
+    nz = list(nonzero)
+    while True:
+        _, out_nz = jvp_jaxpr(jaxpr, [*nz, *nz], False)
+        grown = [a or (b and d) for a, b, d in zip(nz, out_nz, differentiable)]
+        if grown == nz:
+            break
+        nz = grown
+    jvp_closed, _ = jvp_jaxpr(jaxpr, [*nz, *nz], nz)
+    m = sum(nz)
+    avals = jvp_closed.in_avals
+    side = [*avals[:n], *avals[2 * n : 2 * n + m]]
+
+    def joint(*args: Any) -> list[Any]:
+        left, right = args[: n + m], args[n + m :]
+        return eval_jaxpr(jvp_closed.jaxpr, jvp_closed.consts, *left[:n], *right[:n], *left[n:], *right[n:])
+
+    return trace_to_jaxpr(joint, [*side, *side], DebugInfo("reduce_window jvp", None)), tuple(nz)
+
+
+def reduce_window_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
+) -> tuple[list[Any], list[Any]]:
+    """Forward mode of a generic reduce_window, as JAX: one reduce_window over the operands
+    and their tangents whose body is the jvp of the computation (no transpose: reverse
+    mode needs the monoid primitives)."""
+
+    n = len(primals) // 2
+    operands, inits = primals[:n], primals[n:]
+    op_tangents = tangents[:n]
+    if not all(is_zero(t) for t in tangents[n:]):
+        raise TypeError("reduce_window jvp does not support non-zero init_value_tangent.")
+    avals = [get_aval(x) for x in operands]
+    nonzero = tuple(not is_zero(t) and is_differentiable(a) for t, a in zip(op_tangents, avals))
+    if not any(nonzero):
+        outs = reduce_window_p.bind(*primals, jaxpr=jaxpr, **params)
+        return list(outs), [Zero.from_primal_value(o) for o in outs]
+    joint, nz = _jvp_computation(jaxpr, nonzero)
+    tans = [instantiate_zeros(t) for t, z in zip(op_tangents, nz) if z]
+    tan_inits = [np.zeros((), tangent_dtype(a.dtype)) for a, z in zip(avals, nz) if z]
+    outs = reduce_window_p.bind(*operands, *tans, *inits, *tan_inits, jaxpr=joint, **params)
+    primals_out = list(outs[:n])
+    it = iter(outs[n:])
+    return primals_out, [next(it) if z else Zero.from_primal_value(p) for p, z in zip(primals_out, nz)]
+
+
+def reduce_window_transpose(ct: Any, *args: Any, **params: Any) -> list[Any]:
+    """Reverse mode of a generic reduce_window fails as in JAX, with JAX's error (raised
+    here when its joint primal/tangent reduce_window is transposed)."""
+    raise ValueError(
+        "Linearization failed to produce known values for all output primals. This is typically "
+        "caused by attempting to differentiate a function uses an operation that does not support "
+        "reverse-mode autodiff."
+    )
+
+
+def reduce_window_batcher(
+    args: Sequence[Any], dims: Sequence[int | None], **params: Any
+) -> tuple[list[Any], list[int]]:
+    """Batching of a generic reduce_window: batch axes to the front, unit window there."""
+
+    n = len(args) // 2
+    if any(d is not None for d in dims[n:]):
+        raise NotImplementedError("reduce_window batching is not implemented for initial values")
+    size = axis_size(args, dims)
+    operands = [bdim_at_front(x, d, size) for x, d in zip(args[:n], dims[:n])]
+    outs = reduce_window_p.bind(*operands, *args[n:], **params_with_front_window(params))
+    return list(outs), [0] * n
+
+
 reduce_window_p.def_rules(
     Rules(
         abstract_eval=_reduce_window_abstract_eval,
         lower=_reduce_window_lower,
-        jvp=wrr.reduce_window_jvp,
-        transpose=wrr.reduce_window_transpose,
-        batch=wrr.reduce_window_batcher,
+        jvp=reduce_window_jvp,
+        transpose=reduce_window_transpose,
+        batch=reduce_window_batcher,
         pp=_reduce_window_pp,
     )
 )
@@ -369,11 +526,37 @@ def _cumlogsumexp_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int
 
 
 cumlogsumexp_p = Primitive("cumlogsumexp")
+Pair = tuple[Any, Any]
+
+
+def logaddexp(x: Any, y: Any) -> Any:
+    """``log(exp(x) + exp(y))`` without overflow (JAX's ``lax.other.logaddexp``)."""
+    delta = lax.sub(x, y)
+    smooth = lax.add(lax.max(x, y), lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
+    return lax.select(lax.ne(delta, delta), lax.add(x, y), smooth)
+
+
+def _replace_inf(x: Any) -> Any:
+    aval = get_aval(x)
+    zeros = shape_dims.broadcast_in_dim(np.array(0, aval.dtype), aval.shape, ())
+    return lax.select(lax.eq(x, np.array(np.inf, aval.dtype)), zeros, x)
+
+
+def logaddexp_pairs(a: Pair, b: Pair) -> Pair:
+    """Combines (primal, tangent) pairs by ``logaddexp`` with JAX's jvp of it."""
+    (x, tx), (y, ty) = a, b
+    out = logaddexp(x, y)
+    r = _replace_inf(out)
+    weight_x = lax.exp(lax.sub(_replace_inf(x), r))
+    weight_y = lax.exp(lax.sub(_replace_inf(y), r))
+    return out, lax.add(lax.mul(tx, weight_x), lax.mul(ty, weight_y))
+
+
 cumlogsumexp_p.def_rules(
     Rules(
         abstract_eval=_cumlogsumexp_abstract_eval,
         lower=_cumlogsumexp_lower,
-        jvp=rr.cumred_jvp(cumlogsumexp_p, wrr.logaddexp_pairs, lambda dt: np.array(-np.inf, dt)),
+        jvp=rr.cumred_jvp(cumlogsumexp_p, logaddexp_pairs, lambda dt: np.array(-np.inf, dt)),
         batch=rr.cumred_batcher(cumlogsumexp_p),
     )
 )

@@ -4,7 +4,7 @@
 ``ge``) or minimum (``le``) of the operand: a variadic reduce_window over (operand, tangent)
 pairs that keeps the selected pair. Its transpose ``select_and_scatter_add`` adds each
 cotangent at the position its window selects (XLA's SelectAndScatter), and vice versa.
-Their rules are in ``windowed_reduction_rules.py``.
+Their rules are beside them.
 """
 
 from __future__ import annotations
@@ -16,10 +16,24 @@ import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters.ad_util import (
+    JvpRule,
+    UndefinedPrimal,
+    Zero,
+    is_zero,
+)
+from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_at_front
 from jax_core._src.lax import elementwise as ew
 from jax_core._src.lax.reductions import reduce as red
-from jax_core._src.lax.windowed import reduce_window_rules as wrr
-from jax_core._src.lax.windowed.common import Pads, lower_reduce_window, pads_attr, window_shape
+from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.windowed.common import (
+    Pads,
+    lower_reduce_window,
+    pads_attr,
+    params_with_front_window,
+    window_shape,
+)
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -94,13 +108,76 @@ def _select_and_gather_add_lower(
 
 
 select_and_gather_add_p = Primitive("select_and_gather_add")
+def select_jvp(which: str) -> JvpRule:
+    """The jvp of ``select_and_gather_add`` (``which="gather"``) or ``select_and_scatter_add``:
+    linear in the gathered/scattered values; the operand only selects (zero derivative)."""
+
+    def rule(primals: Sequence[Any], tangents: Sequence[Any], *, select_prim: Primitive, **params: Any) -> tuple[Any, Any]:
+        from jax_core._src.lax.windowed import select_and_scatter as wr
+
+        fn = wr.select_and_gather_add if which == "gather" else wr.select_and_scatter_add
+        (source, operand), g = primals, tangents[0]
+        out = fn(source, operand, select_prim, **params)
+        if is_zero(g):
+            return out, Zero.from_primal_value(out)
+        return out, fn(g, operand, select_prim, **params)
+
+    return rule
+
+
+def select_and_gather_add_transpose(
+    t: Any,
+    tangents: UndefinedPrimal,
+    operand: Any,
+    *,
+    select_prim: Primitive,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    base_dilation: tuple[int, ...],
+    window_dilation: tuple[int, ...],
+) -> list[Any]:
+    """``select_and_scatter_add`` of the cotangent (on the base-dilated operand)."""
+    from jax_core._src.lax.indexing.slicing import slice as lax_slice
+
+    if any(d != 1 for d in window_dilation):
+        raise NotImplementedError(
+            "VJP not implemented for select_and_gather (MaxPool) with window dilation, got "
+            f"window_dilation={window_dilation}."
+        )
+    dilated = any(d != 1 for d in base_dilation)
+    if dilated:
+        ident = select_identity(select_prim, get_aval(operand).dtype)
+        operand = shape_assembly.pad(operand, ident, tuple((0, 0, d - 1) for d in base_dilation))
+    result = select_and_scatter_add(t, operand, select_prim, window_dimensions, window_strides, padding)
+    if dilated:
+        shape = get_aval(result).shape
+        result = lax_slice(result, (0,) * len(shape), shape, base_dilation)
+    return [result, None]
+
+
+def select_batcher(prim_name: str) -> BatchRule:
+    """Batching of ``select_and_gather_add``/``select_and_scatter_add``: both operands'
+    batch axes to the front, a unit window there."""
+
+    def rule(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[Any, Any]:
+        from jax_core._src.lax.windowed import select_and_scatter as wr
+
+        prim = wr.select_and_gather_add_p if prim_name == "gather" else wr.select_and_scatter_add_p
+        size = axis_size(args, dims)
+        x, y = (bdim_at_front(a, d, size) for a, d in zip(args, dims))
+        return prim.bind(x, y, **params_with_front_window(params)), 0
+
+    return rule
+
+
 select_and_gather_add_p.def_rules(
     Rules(
         abstract_eval=_select_and_gather_add_abstract_eval,
         lower=_select_and_gather_add_lower,
-        jvp=wrr.select_jvp("gather"),
-        transpose=wrr.select_and_gather_add_transpose,
-        batch=wrr.select_batcher("gather"),
+        jvp=select_jvp("gather"),
+        transpose=select_and_gather_add_transpose,
+        batch=select_batcher("gather"),
     )
 )
 
@@ -185,12 +262,31 @@ def _select_and_scatter_add_lower(
 
 
 select_and_scatter_add_p = Primitive("select_and_scatter_add")
+def select_and_scatter_add_transpose(
+    t: Any,
+    source: UndefinedPrimal,
+    operand: Any,
+    *,
+    select_prim: Primitive,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+) -> list[Any]:
+    """``select_and_gather_add`` of the cotangent (no dilation)."""
+
+    ones = (1,) * len(window_dimensions)
+    return [
+        select_and_gather_add(t, operand, select_prim, window_dimensions, window_strides, padding, ones, ones),
+        None,
+    ]
+
+
 select_and_scatter_add_p.def_rules(
     Rules(
         abstract_eval=_select_and_scatter_add_abstract_eval,
         lower=_select_and_scatter_add_lower,
-        jvp=wrr.select_jvp("scatter"),
-        transpose=wrr.select_and_scatter_add_transpose,
-        batch=wrr.select_batcher("scatter"),
+        jvp=select_jvp("scatter"),
+        transpose=select_and_scatter_add_transpose,
+        batch=select_batcher("scatter"),
     )
 )
