@@ -19,6 +19,8 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import Zero, instantiate_zeros, is_undefined_primal, is_zero
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
+from jax_core._src.lax.linalg import matrix_ops as mx
+from jax_core._src.lax.shape.compositions import as_array
 from jax_core._src.lax.linalg import lapack
 from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
@@ -54,22 +56,15 @@ def _front_batcher(prim: Primitive) -> Any:
     return rule
 
 
-# -- small helpers the rules compute with (jax_core.numpy, imported lazily) ----------------
-
-
-def _jnp() -> Any:
-    import jax_core.numpy as jnp
-
-    return jnp
+# -- small helpers the rules compute with (matrix_ops: lax versions of NumPy's) -------------
 
 
 def _H(x: Any) -> Any:
-    jnp = _jnp()
-    return jnp.conj(jnp.swapaxes(x, -1, -2))
+    return mx.conj(mx.swapaxes(x, -1, -2))
 
 
 def _T(x: Any) -> Any:
-    return _jnp().swapaxes(x, -1, -2)
+    return mx.swapaxes(x, -1, -2)
 
 
 # -- cholesky --------------------------------------------------------------------------------
@@ -100,7 +95,6 @@ def _cholesky_lower(ctx: LoweringRuleContext, x: ir.Value[Any]) -> list[ir.Value
 
 
 def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
-    jnp = _jnp()
     (x,), (sigma_dot,) = primals, tangents
     L = cholesky_p.bind(x)
     if is_zero(sigma_dot):
@@ -108,10 +102,10 @@ def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any,
     n = x.shape[-1]
 
     def phi(X: Any) -> Any:
-        return jnp.tril(X) / (1 + jnp.eye(n, dtype=X.dtype))
+        return mx.tril(X) / (1 + mx.eye(n, dtype=X.dtype))
 
     tmp = triangular_solve(L, sigma_dot, left_side=False, transpose_a=True, conjugate_a=True, lower=True)
-    L_dot = jnp.matmul(L, phi(triangular_solve(L, tmp, left_side=True, transpose_a=False, lower=True)))
+    L_dot = mx.matmul(L, phi(triangular_solve(L, tmp, left_side=True, transpose_a=False, lower=True)))
     return L, L_dot
 
 
@@ -165,7 +159,6 @@ def _ts_lower(
 
 
 def _ts_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    jnp = _jnp()
     a, b = primals
     g_a, g_b = tangents
     ans = triangular_solve_p.bind(a, b, **params)
@@ -176,18 +169,18 @@ def _ts_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> t
         left_side, lower = params["left_side"], params["lower"]
         m, n = b.shape[-2:]
         k = 1 if params["unit_diagonal"] else 0
-        ga = jnp.tril(g_a, -k) if lower else jnp.triu(g_a, k)
+        ga = mx.tril(g_a, -k) if lower else mx.triu(g_a, k)
         ga = -ga
         ga = _T(ga) if params["transpose_a"] else ga
-        ga = jnp.conj(ga) if params["conjugate_a"] else ga
+        ga = mx.conj(ga) if params["conjugate_a"] else ga
 
         def a_inv(rhs: Any) -> Any:
             return triangular_solve_p.bind(a, rhs, **params)
 
         if left_side:
-            t = a_inv(jnp.matmul(ga, ans)) if m > n else jnp.matmul(a_inv(ga), ans)
+            t = a_inv(mx.matmul(ga, ans)) if m > n else mx.matmul(a_inv(ga), ans)
         else:
-            t = a_inv(jnp.matmul(ans, ga)) if m < n else jnp.matmul(ans, a_inv(ga))
+            t = a_inv(mx.matmul(ans, ga)) if m < n else mx.matmul(ans, a_inv(ga))
         out = t if out is None else out + t
     return ans, Zero.from_primal_value(ans) if out is None else out
 
@@ -218,16 +211,15 @@ def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
 
 def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
     """The permutation that the sequence of row swaps ``pivots`` applies to ``arange(size)``."""
-    jnp = _jnp()
     from jax_core._src.lax.control_flow.loops import fori_loop
 
-    piv = jnp.asarray(pivots)
+    piv = as_array(pivots)
     batch = piv.shape[:-1]
     k = piv.shape[-1]
-    perm0 = jnp.broadcast_to(jnp.arange(permutation_size, dtype=np.int32), (*batch, permutation_size))
-    flat_p = jnp.reshape(perm0, (-1, permutation_size))
-    flat_s = jnp.reshape(piv, (-1, k))
-    rows = jnp.arange(flat_p.shape[0])
+    perm0 = mx.broadcast_to(mx.arange(permutation_size, dtype=np.int32), (*batch, permutation_size))
+    flat_p = mx.reshape(perm0, (-1, permutation_size))
+    flat_s = mx.reshape(piv, (-1, k))
+    rows = mx.arange(flat_p.shape[0])
 
     def body(i: Any, p: Any) -> Any:
         j = flat_s[:, i]
@@ -237,7 +229,7 @@ def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
         return p.at[rows, j].set(x)
 
     out = fori_loop(0, k, body, flat_p) if k and flat_p.shape[0] else flat_p
-    result: Array = jnp.reshape(out, (*batch, permutation_size))
+    result: Array = mx.reshape(out, (*batch, permutation_size))
     return result
 
 
@@ -260,7 +252,6 @@ def _lu_lower(ctx: LoweringRuleContext, x: ir.Value[Any]) -> list[ir.Value[Any]]
 
 
 def _lu_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
-    jnp = _jnp()
     (a,), (a_dot,) = primals, tangents
     lu_, piv = lu_p.bind(a)
     if is_zero(a_dot):
@@ -268,14 +259,14 @@ def _lu_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     m, n = a.shape[-2:]
     k = min(m, n)
     perm = lu_pivots_to_permutation(piv, m)
-    x = jnp.take_along_axis(a_dot, jnp.broadcast_to(perm[..., :, None], (*perm.shape, n)), axis=-2)
-    eye_m = jnp.eye(m, dtype=a.dtype)
-    l = jnp.pad(jnp.tril(lu_[..., :, :k], -1), [(0, 0)] * (a.ndim - 1) + [(0, m - k)]) + eye_m
-    u_eye = jnp.pad(jnp.eye(n - k, dtype=a.dtype), ((k, 0), (k, 0)))
-    u = jnp.pad(jnp.triu(lu_[..., :k, :]), [(0, 0)] * (a.ndim - 2) + [(0, n - k), (0, 0)]) + u_eye
+    x = mx.take_rows(a_dot, perm)
+    eye_m = mx.eye(m, dtype=a.dtype)
+    l = mx.pad(mx.tril(lu_[..., :, :k], -1), [(0, 0)] * (a.ndim - 1) + [(0, m - k)]) + eye_m
+    u_eye = mx.pad(mx.eye(n - k, dtype=a.dtype), ((k, 0), (k, 0)))
+    u = mx.pad(mx.triu(lu_[..., :k, :]), [(0, 0)] * (a.ndim - 2) + [(0, n - k), (0, 0)]) + u_eye
     la = triangular_solve(l, x, left_side=True, transpose_a=False, lower=True, unit_diagonal=True)
     lau = triangular_solve(u, la, left_side=False, transpose_a=False, lower=False)
-    lu_dot = jnp.matmul(l, jnp.tril(lau, -1)) + jnp.matmul(jnp.triu(lau), u)
+    lu_dot = mx.matmul(l, mx.tril(lau, -1)) + mx.matmul(mx.triu(lau), u)
     return [lu_, piv], [lu_dot, Zero.from_primal_value(piv)]
 
 
@@ -336,7 +327,6 @@ def _qr_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, full_matrices: bool
 
 
 def _qr_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, full_matrices: bool) -> tuple[Any, Any]:
-    jnp = _jnp()
     (x,), (dx,) = primals, tangents
     q, r = qr_p.bind(x, full_matrices=full_matrices)
     if is_zero(dx):
@@ -345,13 +335,13 @@ def _qr_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, full_matrices: b
     if m < n or (full_matrices and m != n):
         raise NotImplementedError("Unimplemented case of QR decomposition derivative")
     dx_rinv = triangular_solve(r, dx)
-    qt_dx_rinv = jnp.matmul(_H(q), dx_rinv)
-    low = jnp.tril(qt_dx_rinv, -1)
+    qt_dx_rinv = mx.matmul(_H(q), dx_rinv)
+    low = mx.tril(qt_dx_rinv, -1)
     do = low - _H(low)
-    eye = jnp.eye(n, dtype=do.dtype)
-    do = do + eye * (qt_dx_rinv - jnp.real(qt_dx_rinv).astype(qt_dx_rinv.dtype))
-    dq = jnp.matmul(q, do - qt_dx_rinv) + dx_rinv
-    dr = jnp.matmul(qt_dx_rinv - do, r)
+    eye = mx.eye(n, dtype=do.dtype)
+    do = do + eye * (qt_dx_rinv - mx.real(qt_dx_rinv).astype(qt_dx_rinv.dtype))
+    dq = mx.matmul(q, do - qt_dx_rinv) + dx_rinv
+    dr = mx.matmul(qt_dx_rinv - do, r)
     return [q, r], [dq, dr]
 
 
@@ -387,18 +377,17 @@ def _eigh_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, lower: bool) -> l
 
 
 def _eigh_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, lower: bool) -> tuple[Any, Any]:
-    jnp = _jnp()
     (a,), (a_dot,) = primals, tangents
     v, w_real = eigh_p.bind(a, lower=lower)
     if is_zero(a_dot):
         return [v, w_real], [Zero.from_primal_value(v), Zero.from_primal_value(w_real)]
     n = a.shape[-1]
     w = w_real.astype(a.dtype)
-    eye_n = jnp.eye(n, dtype=a.dtype)
+    eye_n = mx.eye(n, dtype=a.dtype)
     Fmat = 1 / (eye_n + w[..., None, :] - w[..., :, None]) - eye_n
-    vdag_adot_v = jnp.matmul(jnp.matmul(_H(v), a_dot), v)
-    dv = jnp.matmul(v, Fmat * vdag_adot_v)
-    dw = jnp.real(jnp.diagonal(vdag_adot_v, axis1=-2, axis2=-1))
+    vdag_adot_v = mx.matmul(mx.matmul(_H(v), a_dot), v)
+    dv = mx.matmul(v, Fmat * vdag_adot_v)
+    dw = mx.real(mx.diagonal(vdag_adot_v, axis1=-2, axis2=-1))
     return [v, w_real], [dv, dw]
 
 
@@ -450,7 +439,6 @@ def _svd_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, full_matrices: boo
 
 
 def _svd_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, full_matrices: bool, compute_uv: bool) -> tuple[Any, Any]:
-    jnp = _jnp()
     (A,), (dA,) = primals, tangents
     s, U, Vt = svd_p.bind(A, full_matrices=False, compute_uv=True)
     if compute_uv and full_matrices:
@@ -460,33 +448,42 @@ def _svd_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, full_matrices: 
         return outs, [Zero.from_primal_value(o) for o in outs]
     Ut, V = _H(U), _H(Vt)
     s_dim = s[..., None, :]
-    dS = jnp.matmul(jnp.matmul(Ut, dA), V)
-    ds = jnp.real(jnp.diagonal(dS, 0, -2, -1))
+    dS = mx.matmul(mx.matmul(Ut, dA), V)
+    ds = mx.real(mx.diagonal(dS, 0, -2, -1))
     if not compute_uv:
         return [s], [ds]
     s_diffs = (s_dim + _T(s_dim)) * (s_dim - _T(s_dim))
-    s_diffs_zeros = jnp.eye(s.shape[-1], dtype=s.dtype)
+    s_diffs_zeros = mx.eye(s.shape[-1], dtype=s.dtype)
     F = 1 / (s_diffs + s_diffs_zeros) - s_diffs_zeros
     dSS = s_dim.astype(A.dtype) * dS
     SdS = _T(s_dim.astype(A.dtype)) * dS
     s_zeros = (s == 0).astype(s.dtype)
     s_inv = 1 / (s + s_zeros) - s_zeros
-    s_inv_mat = s_inv[..., None, :] * jnp.eye(s.shape[-1], dtype=s.dtype)
+    s_inv_mat = s_inv[..., None, :] * mx.eye(s.shape[-1], dtype=s.dtype)
     dUdV_diag = 0.5 * (dS - _H(dS)) * s_inv_mat.astype(A.dtype)
-    dU = jnp.matmul(U, F.astype(A.dtype) * (dSS + _H(dSS)) + dUdV_diag)
-    dV = jnp.matmul(V, F.astype(A.dtype) * (SdS + _H(SdS)))
+    dU = mx.matmul(U, F.astype(A.dtype) * (dSS + _H(dSS)) + dUdV_diag)
+    dV = mx.matmul(V, F.astype(A.dtype) * (SdS + _H(SdS)))
     m, n = A.shape[-2:]
     if m > n:
-        dAV = jnp.matmul(dA, V)
-        dU = dU + (dAV - jnp.matmul(U, jnp.matmul(Ut, dAV))) / s_dim.astype(A.dtype)
+        dAV = mx.matmul(dA, V)
+        dU = dU + (dAV - mx.matmul(U, mx.matmul(Ut, dAV))) / s_dim.astype(A.dtype)
     if n > m:
-        dAHU = jnp.matmul(_H(dA), U)
-        dV = dV + (dAHU - jnp.matmul(V, jnp.matmul(Vt, dAHU))) / s_dim.astype(A.dtype)
+        dAHU = mx.matmul(_H(dA), U)
+        dV = dV + (dAHU - mx.matmul(V, mx.matmul(Vt, dAHU))) / s_dim.astype(A.dtype)
     return [s, U, Vt], [ds, dU, _H(dV)]
 
 
 svd_p = Primitive("svd", multiple_results=True)
 svd_p.def_rules(Rules(abstract_eval=_svd_abstract_eval, lower=_svd_lower, jvp=_svd_jvp, batch=_front_batcher(svd_p)))
+
+
+def _lu_solve(a: Any, b: Any) -> Any:
+    """``a^{-1} b`` for square ``a`` (batched), through its LU factorization with partial pivoting."""
+    lu_, _, perm = lu(a)
+    n = a.shape[-1]
+    lower = mx.tril(lu_, -1) + mx.eye(n, lu_.dtype)
+    y = triangular_solve(lower, mx.take_rows(b, perm), left_side=True, lower=True, unit_diagonal=True)
+    return triangular_solve(mx.triu(lu_), y, left_side=True, lower=False)
 
 
 # -- eig (general matrices) --------------------------------------------------------------------
@@ -530,7 +527,6 @@ def _eig_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, compute_left_eigen
 
 
 def _eig_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, compute_left_eigenvectors: bool, compute_right_eigenvectors: bool) -> tuple[Any, Any]:
-    jnp = _jnp()
     (a,), (da,) = primals, tangents
     outs = eig_p.bind(a, compute_left_eigenvectors=compute_left_eigenvectors, compute_right_eigenvectors=compute_right_eigenvectors)
     if is_zero(da):
@@ -540,9 +536,7 @@ def _eig_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, compute_left_ei
             "The derivatives of eigenvectors are not implemented, only eigenvalues. See https://github.com/jax-ml/jax/issues/2748 for discussion."
         )
     w, v = eig_p.bind(a, compute_left_eigenvectors=False, compute_right_eigenvectors=True)
-    from jax_core._src.numpy.linalg import solve
-
-    dw = jnp.diagonal(jnp.matmul(solve(v, da.astype(v.dtype)), v), axis1=-2, axis2=-1)
+    dw = mx.diagonal(mx.matmul(_lu_solve(v, da.astype(v.dtype)), v), axis1=-2, axis2=-1)
     return [w], [dw]
 
 
