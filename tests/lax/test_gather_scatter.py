@@ -291,7 +291,7 @@ ERRORS: list[ErrorCase] = [
         "scatter_dtype",
         lambda: lax_scatter.scatter_add(X, IDX, np.ones((2, 3), np.int32), SD),
         TypeError,
-        "lax_scatter.scatter requires arguments to have the same dtypes, got float32, int32.",
+        "lax.scatter requires arguments to have the same dtypes, got float32, int32.",
     ),
     (
         "scatter_rank",

@@ -255,7 +255,7 @@ ERRORS: list[ErrorCase] = [
         "expand_dup",
         lambda: shape_dims.expand_dims(X, (0, 0)),
         ValueError,
-        "repeated axis in shape_dims.expand_dims: (0, 0)",
+        "repeated axis in lax.expand_dims: (0, 0)",
     ),
     (
         "expand_range",
@@ -291,7 +291,7 @@ ERRORS: list[ErrorCase] = [
         "concat_dtype",
         lambda: shape_assembly.concatenate([X, np.ones((2, 3), np.int32)], 0),
         TypeError,
-        "shape_assembly.concatenate requires arguments to have the same dtypes, got float32, int32. (Tip: jnp.concatenate is a similar function that does automatic type promotion on inputs).",
+        "lax.concatenate requires arguments to have the same dtypes, got float32, int32. (Tip: jnp.concatenate is a similar function that does automatic type promotion on inputs).",
     ),
     (
         "pad_dtype",

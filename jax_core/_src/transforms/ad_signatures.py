@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, overload
 
+from jax_core._src.typing.basearray import Array
 from jax_core._src.transforms import ad_api
 from jax_core._src.typing import ArrayLike
-from jax_core._src.typing.basearray import Array
 
 P = ParamSpec("P")
 T0 = TypeVar("T0", bound=Any)

@@ -413,6 +413,6 @@ __test__: Final[dict[str, Any]] = {
     for name, obj in list(globals().items())
     if name in __all__
     and (inspect.isfunction(obj) or inspect.isclass(obj))
-    and obj.__module__.startswith("jax_core._src.tree_")
+    and obj.__module__.startswith("jax_core._src.tree.")
     and obj.__module__ != __name__
 }
