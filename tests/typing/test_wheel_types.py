@@ -179,7 +179,7 @@ def test_installed_package_is_the_wheel(installed: Installed) -> None:
     assert Path(first).is_relative_to(installed.site_packages)
     assert (installed.site_packages / "jax_core" / "py.typed").is_file()
     # the overlays sit beside their modules, so every checker reads them
-    for overlay in ("_src/basearray.pyi", "_src/core/trace.pyi", "_src/interpreters/ad.pyi"):
+    for overlay in ("_src/typing/basearray.pyi", "_src/core/trace.pyi", "_src/interpreters/ad.pyi"):
         assert (installed.site_packages / "jax_core" / overlay).is_file()
     assert not [
         p
@@ -212,7 +212,7 @@ def test_mypy_sees_no_any_and_the_jitted_signature(
     assert _messages(runs["mypy"], installed, ("error", "warning")) == []
     notes = _messages(runs["mypy"], installed, ("note",))
     assert any('Revealed type is "jax_core._src.typing.basearray.Array"' in n for n in notes), notes
-    array = r"jax_core\._src\.basearray\.Array"
+    array = r"jax_core\._src\.typing\.basearray\.Array"
     signature = re.compile(rf"Jitted\[\[x: {array}, n: (builtins\.)?int\], {array}\]")
     jitted = [n for n in notes if signature.search(n)]
     assert jitted, notes
