@@ -25,20 +25,21 @@ from jax_core._src.lax.linalg.dot import dot_general
 from jax_core._src.lax.reductions.reduce import reduce_sum
 from jax_core._src.lax.shape.assembly import broadcasted_iota, iota
 from jax_core._src.lax.shape.assembly import pad as lax_pad
+from jax_core._src.lax.shape.compositions import as_array
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim, transpose
 from jax_core._src.lax.shape.dimensions import reshape as lax_reshape
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
 
-def conj(x: ArrayLike) -> ArrayLike:
+def conj(x: ArrayLike) -> Array:
     """The complex conjugate (real ``x`` as it is, as NumPy's)."""
-    return ew.conj(x) if get_aval(x).dtype.kind == "c" else x
+    return ew.conj(x) if get_aval(x).dtype.kind == "c" else as_array(x)
 
 
-def real(x: ArrayLike) -> ArrayLike:
+def real(x: ArrayLike) -> Array:
     """The real part (real ``x`` as it is, as NumPy's)."""
-    return ew.real(x) if get_aval(x).dtype.kind == "c" else x
+    return ew.real(x) if get_aval(x).dtype.kind == "c" else as_array(x)
 
 
 def _shape(x: ArrayLike) -> tuple[int, ...]:
