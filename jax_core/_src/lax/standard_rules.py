@@ -9,8 +9,10 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.typing.basearray import Array
 
 DTypeRule: TypeAlias = Callable[[np.dtype[Any]], bool]
 """Whether an op accepts operands of a dtype."""
@@ -140,3 +142,9 @@ def lower_with(op: Callable[..., ir.Value[Any]]) -> Callable[..., ir.Value[Any]]
 def same_shape(avals: Sequence[ShapedArray]) -> bool:
     """Whether all avals have one shape."""
     return all(a.shape == avals[0].shape for a in avals)
+
+
+def bind_one(prim: Primitive, *args: Any, **params: Any) -> Array:
+    """Binds a one-result primitive (typed: the result is an ``Array``)."""
+    out: Array = prim.bind(*args, **params)
+    return out

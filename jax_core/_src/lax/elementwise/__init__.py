@@ -95,7 +95,6 @@ from jax_core._src.lax.elementwise.conversions import (
 from jax_core._src.lax.elementwise.conversions import reduce_precision as reduce_precision
 from jax_core._src.lax.elementwise.conversions import reduce_precision_p as reduce_precision_p
 from jax_core._src.lax.elementwise.conversions import to_dtype as to_dtype
-from jax_core._src.lax.elementwise.factories import bind as bind
 from jax_core._src.lax.elementwise.factories import const_like as const_like
 from jax_core._src.lax.elementwise.factories import is_traced as is_traced
 from jax_core._src.lax.elementwise.transcendental import acos as acos

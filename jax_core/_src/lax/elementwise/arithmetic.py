@@ -37,7 +37,6 @@ from jax_core._src.lax.elementwise.comparisons import eq, ge, gt, lt, select
 from jax_core._src.lax.elementwise.conversions import convert_element_type
 from jax_core._src.lax.elementwise.factories import (
     binary_transpose,
-    bind,
     binop,
     const_like,
     d,
@@ -51,6 +50,7 @@ from jax_core._src.lax.elementwise.factories import (
     unop,
 )
 from jax_core._src.lax.standard_rules import (
+    bind_one,
     is_any,
     is_number,
     is_real_float,
@@ -77,7 +77,7 @@ def _as(x: Any, like: Any) -> Any:
 # -- neg ---------------------------------------------------------------------------------------
 def neg(x: ArrayLike, /) -> Array:
     """Elementwise negation: -x."""
-    return bind(neg_p, x)
+    return bind_one(neg_p, x)
 
 
 # -- unary ----------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def _sign_jvp(prim: Primitive) -> JvpRule:
 
 def sign(x: ArrayLike, /) -> Array:
     """Elementwise sign."""
-    return bind(sign_p, x)
+    return bind_one(sign_p, x)
 
 
 sign_p = unop("sign", is_number, hlo.sign, jvp=_sign_jvp)
@@ -111,7 +111,7 @@ sign_p = unop("sign", is_number, hlo.sign, jvp=_sign_jvp)
 # -- floor -------------------------------------------------------------------------------------
 def floor(x: ArrayLike, /) -> Array:
     """Elementwise floor."""
-    return bind(floor_p, x)
+    return bind_one(floor_p, x)
 
 
 floor_p = unop("floor", is_real_float, hlo.floor, jvp=zero_jvp)
@@ -120,7 +120,7 @@ floor_p = unop("floor", is_real_float, hlo.floor, jvp=zero_jvp)
 # -- ceil --------------------------------------------------------------------------------------
 def ceil(x: ArrayLike, /) -> Array:
     """Elementwise ceiling."""
-    return bind(ceil_p, x)
+    return bind_one(ceil_p, x)
 
 
 ceil_p = unop("ceil", is_real_float, hlo.ceil, jvp=zero_jvp)
@@ -138,7 +138,7 @@ def _round_lower(
 
 def round(x: ArrayLike, rounding_method: int = 0) -> Array:
     """Elementwise rounding: half away from zero (0) or half to even (1)."""
-    return bind(round_p, x, rounding_method=int(rounding_method))
+    return bind_one(round_p, x, rounding_method=int(rounding_method))
 
 
 round_p = register(
@@ -153,7 +153,7 @@ round_p = register(
 # -- is_finite ---------------------------------------------------------------------------------
 def is_finite(x: ArrayLike, /) -> Array:
     """Elementwise ``isfinite``."""
-    return bind(is_finite_p, x)
+    return bind_one(is_finite_p, x)
 
 
 is_finite_p = unop(
@@ -180,7 +180,7 @@ def _abs_jvp(g: Any, ans: Any, x: Any) -> Any:
 
 def abs(x: ArrayLike, /) -> Array:
     """Elementwise absolute value."""
-    return bind(abs_p, x)
+    return bind_one(abs_p, x)
 
 
 abs_p = unop("abs", is_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
@@ -226,7 +226,7 @@ def _integer_pow_jvp(prim: Primitive) -> JvpRule:
 
 def integer_pow(x: ArrayLike, y: int) -> Array:
     """Elementwise power with a static integer exponent: x**y."""
-    return bind(integer_pow_p, x, y=int(y))
+    return bind_one(integer_pow_p, x, y=int(y))
 
 
 integer_pow_p = register(
@@ -241,7 +241,7 @@ integer_pow_p = register(
 # -- square ------------------------------------------------------------------------------------
 def square(x: ArrayLike, /) -> Array:
     """Elementwise square: x*x."""
-    return bind(square_p, x)
+    return bind_one(square_p, x)
 
 
 square_p = unop(
@@ -255,7 +255,7 @@ square_p = unop(
 # -- add ---------------------------------------------------------------------------------------
 def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise addition: x + y."""
-    return bind(add_p, x, y)
+    return bind_one(add_p, x, y)
 
 
 # -- binary ---------------------------------------------------------------------------
@@ -271,7 +271,7 @@ add_p = binop(
 # -- sub ---------------------------------------------------------------------------------------
 def sub(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise subtraction: x - y."""
-    return bind(sub_p, x, y)
+    return bind_one(sub_p, x, y)
 
 
 sub_p = binop(
@@ -286,7 +286,7 @@ sub_p = binop(
 # -- mul ---------------------------------------------------------------------------------------
 def mul(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise multiplication: x * y."""
-    return bind(mul_p, x, y)
+    return bind_one(mul_p, x, y)
 
 
 mul_p = binop(
@@ -307,7 +307,7 @@ def _div_transpose(ct: Any, x: Any, y: Any) -> list[Any]:
 
 def div(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise division: x / y (integer division rounds toward zero)."""
-    return bind(div_p, x, y)
+    return bind_one(div_p, x, y)
 
 
 div_p = binop(
@@ -325,7 +325,7 @@ div_p = binop(
 # -- rem ---------------------------------------------------------------------------------------
 def rem(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise remainder, with the sign of x (C's fmod)."""
-    return bind(rem_p, x, y)
+    return bind_one(rem_p, x, y)
 
 
 rem_p = binop(
@@ -347,7 +347,7 @@ def _balanced_cmp(x: Any, y: Any) -> Any:
 
 def max(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise maximum."""
-    return bind(max_p, x, y)
+    return bind_one(max_p, x, y)
 
 
 max_p = binop(
@@ -364,7 +364,7 @@ max_p = binop(
 # -- min ---------------------------------------------------------------------------------------
 def min(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise minimum."""
-    return bind(min_p, x, y)
+    return bind_one(min_p, x, y)
 
 
 min_p = binop(
@@ -381,7 +381,7 @@ min_p = binop(
 # -- real --------------------------------------------------------------------------------------
 def real(x: ArrayLike, /) -> Array:
     """Elementwise real part."""
-    return bind(real_p, x)
+    return bind_one(real_p, x)
 
 
 real_p = unop(
@@ -397,7 +397,7 @@ real_p = unop(
 # -- imag --------------------------------------------------------------------------------------
 def imag(x: ArrayLike, /) -> Array:
     """Elementwise imaginary part."""
-    return bind(imag_p, x)
+    return bind_one(imag_p, x)
 
 
 imag_p = unop(
@@ -413,7 +413,7 @@ imag_p = unop(
 # -- conj --------------------------------------------------------------------------------------
 def conj(x: ArrayLike, /) -> Array:
     """Elementwise complex conjugate."""
-    return bind(conj_p, x)
+    return bind_one(conj_p, x)
 
 
 conj_p = unop(
@@ -439,7 +439,7 @@ def _complex_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
 
 def complex(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Builds complex numbers x + yj from real parts."""
-    return bind(complex_p, x, y)
+    return bind_one(complex_p, x, y)
 
 
 complex_p = register(

@@ -7,8 +7,9 @@ from __future__ import annotations
 from jax_core._src.interpreters.ad_util import (
     zero_jvp,
 )
-from jax_core._src.lax.elementwise.factories import bind, binop, unop
+from jax_core._src.lax.elementwise.factories import binop, unop
 from jax_core._src.lax.standard_rules import (
+    bind_one,
     is_int,
     is_int_or_bool,
 )
@@ -19,7 +20,7 @@ from jax_core._src.typing.basearray import Array
 
 def bitwise_not(x: ArrayLike, /) -> Array:
     """Elementwise bitwise/logical NOT."""
-    return bind(not_p, x)
+    return bind_one(not_p, x)
 
 
 not_p = unop("not", is_int_or_bool, hlo.not_, jvp=zero_jvp)
@@ -27,7 +28,7 @@ not_p = unop("not", is_int_or_bool, hlo.not_, jvp=zero_jvp)
 
 def population_count(x: ArrayLike, /) -> Array:
     """Elementwise popcount."""
-    return bind(population_count_p, x)
+    return bind_one(population_count_p, x)
 
 
 population_count_p = unop("population_count", is_int, hlo.popcnt, jvp=zero_jvp)
@@ -35,7 +36,7 @@ population_count_p = unop("population_count", is_int, hlo.popcnt, jvp=zero_jvp)
 
 def clz(x: ArrayLike, /) -> Array:
     """Elementwise count of leading zeros."""
-    return bind(clz_p, x)
+    return bind_one(clz_p, x)
 
 
 clz_p = unop("clz", is_int, hlo.count_leading_zeros, jvp=zero_jvp)
@@ -43,7 +44,7 @@ clz_p = unop("clz", is_int, hlo.count_leading_zeros, jvp=zero_jvp)
 
 def bitwise_and(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise bitwise/logical AND."""
-    return bind(and_p, x, y)
+    return bind_one(and_p, x, y)
 
 
 and_p = binop(
@@ -56,7 +57,7 @@ jvp=zero_jvp,
 
 def bitwise_or(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise bitwise/logical OR."""
-    return bind(or_p, x, y)
+    return bind_one(or_p, x, y)
 
 
 or_p = binop(
@@ -69,7 +70,7 @@ jvp=zero_jvp,
 
 def bitwise_xor(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise bitwise/logical XOR."""
-    return bind(xor_p, x, y)
+    return bind_one(xor_p, x, y)
 
 
 xor_p = binop(
@@ -82,7 +83,7 @@ jvp=zero_jvp,
 
 def shift_left(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise left shift."""
-    return bind(shift_left_p, x, y)
+    return bind_one(shift_left_p, x, y)
 
 
 shift_left_p = binop(
@@ -95,7 +96,7 @@ jvp=zero_jvp,
 
 def shift_right_arithmetic(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise arithmetic right shift."""
-    return bind(shift_right_arithmetic_p, x, y)
+    return bind_one(shift_right_arithmetic_p, x, y)
 
 
 shift_right_arithmetic_p = binop(
@@ -108,7 +109,7 @@ jvp=zero_jvp,
 
 def shift_right_logical(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise logical right shift."""
-    return bind(shift_right_logical_p, x, y)
+    return bind_one(shift_right_logical_p, x, y)
 
 
 shift_right_logical_p = binop(

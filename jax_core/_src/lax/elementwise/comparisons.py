@@ -28,7 +28,8 @@ from jax_core._src.interpreters.batching_util import (
     moveaxis,
 )
 from jax_core._src.lax.elementwise.conversions import to_dtype
-from jax_core._src.lax.elementwise.factories import bind, compare, dtype_of
+from jax_core._src.lax.elementwise.factories import compare, dtype_of
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -38,7 +39,7 @@ from jax_core._src.typing.basearray import Array
 
 def eq(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise equality: x == y."""
-    return bind(eq_p, x, y)
+    return bind_one(eq_p, x, y)
 
 
 eq_p = compare("eq", "EQ")
@@ -46,7 +47,7 @@ eq_p = compare("eq", "EQ")
 
 def ne(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise inequality: x != y."""
-    return bind(ne_p, x, y)
+    return bind_one(ne_p, x, y)
 
 
 ne_p = compare("ne", "NE")
@@ -54,7 +55,7 @@ ne_p = compare("ne", "NE")
 
 def lt(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise less-than: x < y."""
-    return bind(lt_p, x, y)
+    return bind_one(lt_p, x, y)
 
 
 lt_p = compare("lt", "LT", lambda d: d.kind != "c")
@@ -62,7 +63,7 @@ lt_p = compare("lt", "LT", lambda d: d.kind != "c")
 
 def le(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise less-or-equal: x <= y."""
-    return bind(le_p, x, y)
+    return bind_one(le_p, x, y)
 
 
 le_p = compare("le", "LE", lambda d: d.kind != "c")
@@ -70,7 +71,7 @@ le_p = compare("le", "LE", lambda d: d.kind != "c")
 
 def gt(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise greater-than: x > y."""
-    return bind(gt_p, x, y)
+    return bind_one(gt_p, x, y)
 
 
 gt_p = compare("gt", "GT", lambda d: d.kind != "c")
@@ -78,7 +79,7 @@ gt_p = compare("gt", "GT", lambda d: d.kind != "c")
 
 def ge(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise greater-or-equal: x >= y."""
-    return bind(ge_p, x, y)
+    return bind_one(ge_p, x, y)
 
 
 ge_p = compare("ge", "GE", lambda d: d.kind != "c")
@@ -87,12 +88,12 @@ ge_p = compare("ge", "GE", lambda d: d.kind != "c")
 # -- select_n --------------------------------------------------------------------------------
 def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     """Selects ``cases[which]`` elementwise (``which`` bool or integer)."""
-    return bind(select_n_p, which, *cases)
+    return bind_one(select_n_p, which, *cases)
 
 
 def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     """Selects ``on_true`` where ``pred`` is true, else ``on_false``."""
-    return bind(select_n_p, pred, on_false, on_true)
+    return bind_one(select_n_p, pred, on_false, on_true)
 
 
 # -- select_n -------------------------------------------------------------------------

@@ -30,8 +30,8 @@ from jax_core._src.interpreters.batching_util import (
     moveaxis,
     vectorized_batcher,
 )
-from jax_core._src.lax.elementwise.factories import bind
 from jax_core._src.lax.standard_rules import (
+    bind_one,
     is_real_float,
     unop_abstract_eval,
 )
@@ -88,7 +88,7 @@ def to_dtype(operand: ArrayLike, new_dtype: DTypeLike | None, weak_type: bool = 
     dtype = aval.dtype if new_dtype is None else dtypes.canonicalize_dtype(new_dtype)
     if isinstance(operand, Array) and aval.dtype == dtype and aval.weak_type == weak_type:
         return operand
-    return bind(convert_element_type_p, operand, new_dtype=dtype, weak_type=bool(weak_type))
+    return bind_one(convert_element_type_p, operand, new_dtype=dtype, weak_type=bool(weak_type))
 
 
 def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
@@ -97,7 +97,7 @@ def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     return (
         out
         if isinstance(out, Array)
-        else bind(
+        else bind_one(
             convert_element_type_p,
             out,
             new_dtype=dtypes.canonicalize_dtype(new_dtype),

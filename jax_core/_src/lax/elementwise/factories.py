@@ -40,7 +40,6 @@ from jax_core._src.lax.standard_rules import (
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing.basearray import Array
 
 UnaryLowering = Callable[[ir.Value[Any]], ir.Value[Any]]
 """Builds the StableHLO of an elementwise unary op from its operand."""
@@ -60,10 +59,6 @@ B2: TypeAlias = Callable[[Any, Any, Any, Any], Any]
 """``(g, ans, x, y) -> tangent contribution`` for one operand of a binary op."""
 
 
-def bind(prim: Primitive, *args: Any, **params: Any) -> Array:
-    """Binds a one-result primitive."""
-    out: Array = prim.bind(*args, **params)
-    return out
 
 
 def register(

@@ -28,7 +28,6 @@ from jax_core._src.lax.elementwise.arithmetic import (
 )
 from jax_core._src.lax.elementwise.comparisons import lt, select
 from jax_core._src.lax.elementwise.factories import (
-    bind,
     binop,
     const_like,
     d,
@@ -39,6 +38,7 @@ from jax_core._src.lax.elementwise.factories import (
     unop,
 )
 from jax_core._src.lax.standard_rules import (
+    bind_one,
     is_float,
     is_real_float,
     lower_with,
@@ -53,7 +53,7 @@ from jax_core._src.typing.basearray import Array
 # -- exp ---------------------------------------------------------------------------------------
 def exp(x: ArrayLike, /) -> Array:
     """Elementwise exponential: e**x."""
-    return bind(exp_p, x)
+    return bind_one(exp_p, x)
 
 
 exp_p = unop("exp", is_float, hlo.exponential, jvp=d2(lambda g, ans, x: mul(g, ans)))
@@ -75,7 +75,7 @@ def _like(x: ir.Value[Any], value: float) -> ir.Value[Any]:
 
 def exp2(x: ArrayLike, /) -> Array:
     """Elementwise base-2 exponential: 2**x."""
-    return bind(exp2_p, x)
+    return bind_one(exp2_p, x)
 
 
 exp2_p = unop(
@@ -89,7 +89,7 @@ exp2_p = unop(
 # -- log ---------------------------------------------------------------------------------------
 def log(x: ArrayLike, /) -> Array:
     """Elementwise natural logarithm."""
-    return bind(log_p, x)
+    return bind_one(log_p, x)
 
 
 log_p = unop("log", is_float, hlo.log, jvp=d(lambda g, x: div(g, x)))
@@ -98,7 +98,7 @@ log_p = unop("log", is_float, hlo.log, jvp=d(lambda g, x: div(g, x)))
 # -- log1p -------------------------------------------------------------------------------------
 def log1p(x: ArrayLike, /) -> Array:
     """Elementwise log(1 + x), accurate near 0."""
-    return bind(log1p_p, x)
+    return bind_one(log1p_p, x)
 
 
 log1p_p = unop(
@@ -109,7 +109,7 @@ log1p_p = unop(
 # -- expm1 -------------------------------------------------------------------------------------
 def expm1(x: ArrayLike, /) -> Array:
     """Elementwise e**x - 1, accurate near 0."""
-    return bind(expm1_p, x)
+    return bind_one(expm1_p, x)
 
 
 expm1_p = unop("expm1", is_float, hlo.exponential_minus_one, jvp=d(lambda g, x: mul(g, exp(x))))
@@ -122,7 +122,7 @@ def _one_minus_square(x: Any) -> Any:
 
 def tanh(x: ArrayLike, /) -> Array:
     """Elementwise hyperbolic tangent."""
-    return bind(tanh_p, x)
+    return bind_one(tanh_p, x)
 
 
 tanh_p = unop("tanh", is_float, hlo.tanh, jvp=d2(lambda g, ans, x: mul(g, _one_minus_square(ans))))
@@ -131,7 +131,7 @@ tanh_p = unop("tanh", is_float, hlo.tanh, jvp=d2(lambda g, ans, x: mul(g, _one_m
 # -- logistic ----------------------------------------------------------------------------------
 def logistic(x: ArrayLike, /) -> Array:
     """Elementwise logistic (sigmoid): 1 / (1 + e**-x)."""
-    return bind(logistic_p, x)
+    return bind_one(logistic_p, x)
 
 
 logistic_p = unop(
@@ -145,7 +145,7 @@ logistic_p = unop(
 # -- sin ---------------------------------------------------------------------------------------
 def sin(x: ArrayLike, /) -> Array:
     """Elementwise sine."""
-    return bind(sin_p, x)
+    return bind_one(sin_p, x)
 
 
 sin_p = unop("sin", is_float, hlo.sine, jvp=d(lambda g, x: mul(g, cos(x))))
@@ -154,7 +154,7 @@ sin_p = unop("sin", is_float, hlo.sine, jvp=d(lambda g, x: mul(g, cos(x))))
 # -- cos ---------------------------------------------------------------------------------------
 def cos(x: ArrayLike, /) -> Array:
     """Elementwise cosine."""
-    return bind(cos_p, x)
+    return bind_one(cos_p, x)
 
 
 cos_p = unop("cos", is_float, hlo.cosine, jvp=d(lambda g, x: neg(mul(g, sin(x)))))
@@ -163,7 +163,7 @@ cos_p = unop("cos", is_float, hlo.cosine, jvp=d(lambda g, x: neg(mul(g, sin(x)))
 # -- tan ---------------------------------------------------------------------------------------
 def tan(x: ArrayLike, /) -> Array:
     """Elementwise tangent."""
-    return bind(tan_p, x)
+    return bind_one(tan_p, x)
 
 
 tan_p = unop(
@@ -174,7 +174,7 @@ tan_p = unop(
 # -- asin --------------------------------------------------------------------------------------
 def asin(x: ArrayLike, /) -> Array:
     """Elementwise arc sine."""
-    return bind(asin_p, x)
+    return bind_one(asin_p, x)
 
 
 asin_p = unop("asin", is_float, chlo.asin, jvp=d(lambda g, x: mul(g, rsqrt(_one_minus_square(x)))))
@@ -183,7 +183,7 @@ asin_p = unop("asin", is_float, chlo.asin, jvp=d(lambda g, x: mul(g, rsqrt(_one_
 # -- acos --------------------------------------------------------------------------------------
 def acos(x: ArrayLike, /) -> Array:
     """Elementwise arc cosine."""
-    return bind(acos_p, x)
+    return bind_one(acos_p, x)
 
 
 acos_p = unop(
@@ -194,7 +194,7 @@ acos_p = unop(
 # -- atan --------------------------------------------------------------------------------------
 def atan(x: ArrayLike, /) -> Array:
     """Elementwise arc tangent."""
-    return bind(atan_p, x)
+    return bind_one(atan_p, x)
 
 
 atan_p = unop(
@@ -205,7 +205,7 @@ atan_p = unop(
 # -- sinh --------------------------------------------------------------------------------------
 def sinh(x: ArrayLike, /) -> Array:
     """Elementwise hyperbolic sine."""
-    return bind(sinh_p, x)
+    return bind_one(sinh_p, x)
 
 
 sinh_p = unop("sinh", is_float, chlo.sinh, jvp=d(lambda g, x: mul(g, cosh(x))))
@@ -214,7 +214,7 @@ sinh_p = unop("sinh", is_float, chlo.sinh, jvp=d(lambda g, x: mul(g, cosh(x))))
 # -- cosh --------------------------------------------------------------------------------------
 def cosh(x: ArrayLike, /) -> Array:
     """Elementwise hyperbolic cosine."""
-    return bind(cosh_p, x)
+    return bind_one(cosh_p, x)
 
 
 cosh_p = unop("cosh", is_float, chlo.cosh, jvp=d(lambda g, x: mul(g, sinh(x))))
@@ -223,7 +223,7 @@ cosh_p = unop("cosh", is_float, chlo.cosh, jvp=d(lambda g, x: mul(g, sinh(x))))
 # -- asinh -------------------------------------------------------------------------------------
 def asinh(x: ArrayLike, /) -> Array:
     """Elementwise inverse hyperbolic sine."""
-    return bind(asinh_p, x)
+    return bind_one(asinh_p, x)
 
 
 asinh_p = unop(
@@ -237,7 +237,7 @@ asinh_p = unop(
 # -- acosh -------------------------------------------------------------------------------------
 def acosh(x: ArrayLike, /) -> Array:
     """Elementwise inverse hyperbolic cosine."""
-    return bind(acosh_p, x)
+    return bind_one(acosh_p, x)
 
 
 acosh_p = unop(
@@ -253,7 +253,7 @@ acosh_p = unop(
 # -- atanh -------------------------------------------------------------------------------------
 def atanh(x: ArrayLike, /) -> Array:
     """Elementwise inverse hyperbolic tangent."""
-    return bind(atanh_p, x)
+    return bind_one(atanh_p, x)
 
 
 atanh_p = unop("atanh", is_float, chlo.atanh, jvp=d(lambda g, x: div(g, _one_minus_square(x))))
@@ -262,7 +262,7 @@ atanh_p = unop("atanh", is_float, chlo.atanh, jvp=d(lambda g, x: div(g, _one_min
 # -- sqrt --------------------------------------------------------------------------------------
 def sqrt(x: ArrayLike, /) -> Array:
     """Elementwise square root."""
-    return bind(sqrt_p, x)
+    return bind_one(sqrt_p, x)
 
 
 sqrt_p = unop(
@@ -273,7 +273,7 @@ sqrt_p = unop(
 # -- rsqrt -------------------------------------------------------------------------------------
 def rsqrt(x: ArrayLike, /) -> Array:
     """Elementwise reciprocal square root: 1/sqrt(x)."""
-    return bind(rsqrt_p, x)
+    return bind_one(rsqrt_p, x)
 
 
 rsqrt_p = unop(
@@ -287,7 +287,7 @@ rsqrt_p = unop(
 # -- cbrt --------------------------------------------------------------------------------------
 def cbrt(x: ArrayLike, /) -> Array:
     """Elementwise cube root."""
-    return bind(cbrt_p, x)
+    return bind_one(cbrt_p, x)
 
 
 cbrt_p = unop(
@@ -301,7 +301,7 @@ cbrt_p = unop(
 # -- erf ---------------------------------------------------------------------------------------
 def erf(x: ArrayLike, /) -> Array:
     """Elementwise error function."""
-    return bind(erf_p, x)
+    return bind_one(erf_p, x)
 
 
 erf_p = unop(
@@ -315,7 +315,7 @@ erf_p = unop(
 # -- erf_inv -----------------------------------------------------------------------------------
 def erf_inv(x: ArrayLike, /) -> Array:
     """Elementwise inverse error function."""
-    return bind(erf_inv_p, x)
+    return bind_one(erf_inv_p, x)
 
 
 erf_inv_p = unop(
@@ -329,7 +329,7 @@ erf_inv_p = unop(
 # -- lgamma ------------------------------------------------------------------------------------
 def lgamma(x: ArrayLike, /) -> Array:
     """Elementwise log of the absolute value of the gamma function."""
-    return bind(lgamma_p, x)
+    return bind_one(lgamma_p, x)
 
 
 lgamma_p = unop("lgamma", is_real_float, chlo.lgamma, jvp=d(lambda g, x: mul(g, digamma(x))))
@@ -375,7 +375,7 @@ def trigamma(x: Any) -> Any:
 
 def digamma(x: ArrayLike, /) -> Array:
     """Elementwise digamma function."""
-    return bind(digamma_p, x)
+    return bind_one(digamma_p, x)
 
 
 digamma_p = unop("digamma", is_real_float, chlo.digamma, jvp=d(lambda g, x: mul(g, trigamma(x))))
@@ -393,7 +393,7 @@ def _pow_jvp_rhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
 
 def pow(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise power: x**y."""
-    return bind(pow_p, x, y)
+    return bind_one(pow_p, x, y)
 
 
 pow_p = binop("pow", is_float, hlo.power, jvp=d2b(_pow_jvp_lhs, _pow_jvp_rhs))
@@ -406,7 +406,7 @@ def _atan2_den(x: Any, y: Any) -> Any:
 
 def atan2(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise arc tangent of x/y."""
-    return bind(atan2_p, x, y)
+    return bind_one(atan2_p, x, y)
 
 
 atan2_p = binop(
@@ -423,7 +423,7 @@ atan2_p = binop(
 # -- nextafter ---------------------------------------------------------------------------------
 def nextafter(x: ArrayLike, y: ArrayLike, /) -> Array:
     """The next representable value after x toward y."""
-    return bind(nextafter_p, x, y)
+    return bind_one(nextafter_p, x, y)
 
 
 nextafter_p = binop("nextafter", is_real_float, chlo.next_after, jvp=db(lambda g, x, y: g, None))

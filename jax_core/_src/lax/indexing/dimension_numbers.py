@@ -14,16 +14,9 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.primitive import Primitive
 from jax_core._src.interpreters import ad_util
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering import hlo as hlo_util
-from jax_core._src.typing.basearray import Array
-
-
-def bind_one(prim: Primitive, *args: Any, **params: Any) -> Array:
-    out: Array = prim.bind(*args, **params)
-    return out
 
 
 def int_tuple(xs: Sequence[int]) -> tuple[int, ...]:

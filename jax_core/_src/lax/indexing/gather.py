@@ -23,7 +23,6 @@ from jax_core._src.interpreters.batching_util import moveaxis
 from jax_core._src.lax.indexing.dimension_numbers import (
     GatherDimensionNumbers,
     GatherScatterMode,
-    bind_one,
     check_batching,
     check_dims,
     check_disjoint,
@@ -35,6 +34,7 @@ from jax_core._src.lax.indexing.dimension_numbers import (
     zeros_array,
 )
 from jax_core._src.lax.reductions.reduce import lower_reduce
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext

@@ -29,7 +29,6 @@ from jax_core._src.lax.indexing.dimension_numbers import (
     GatherDimensionNumbers,
     GatherScatterMode,
     ScatterDimensionNumbers,
-    bind_one,
     check_batching,
     check_dims,
     check_disjoint,
@@ -42,6 +41,7 @@ from jax_core._src.lax.indexing.dimension_numbers import (
 )
 from jax_core._src.lax.shape.assembly import iota
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim, reshape
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext

@@ -37,15 +37,11 @@ from jax_core._src.lax.indexing.scatter import scatter_mul as scatter_mul
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.shape.assembly import concatenate, pad
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim, shape_of
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike
 from jax_core._src.typing.basearray import Array
-
-
-def _bind(prim: Primitive, *args: Any, **params: Any) -> Array:
-    out: Array = prim.bind(*args, **params)
-    return out
 
 
 def _int_tuple(xs: Sequence[int]) -> tuple[int, ...]:
@@ -81,7 +77,7 @@ def slice(
     strides: Sequence[int] | None = None,
 ) -> Array:
     """The static slice ``operand[start:limit:stride]`` in every dimension (XLA's Slice)."""
-    return _bind(
+    return bind_one(
         slice_p,
         operand,
         start_indices=_int_tuple(start_indices),
@@ -237,9 +233,9 @@ def _dynamic_slice_indices(
                 )
             result.append(np.asarray(k + d if k < 0 else k, dt)[()])
         elif allow_negative:
-            is_neg = _bind(_ew.lt_p, i, np.asarray(0, dt)[()])
-            wrapped = _bind(_ew.add_p, i, np.asarray(d, dt)[()])
-            result.append(_bind(_ew.select_n_p, is_neg, i, wrapped))
+            is_neg = bind_one(_ew.lt_p, i, np.asarray(0, dt)[()])
+            wrapped = bind_one(_ew.add_p, i, np.asarray(d, dt)[()])
+            result.append(bind_one(_ew.select_n_p, is_neg, i, wrapped))
         else:
             result.append(i)
     return result
@@ -254,7 +250,7 @@ def dynamic_slice(
 ) -> Array:
     """The slice of size ``slice_sizes`` at traced ``start_indices`` (clamped into range)."""
     starts = _dynamic_slice_indices(shape_of(operand), start_indices, allow_negative_indices)
-    return _bind(dynamic_slice_p, operand, *starts, slice_sizes=_shape_tuple(slice_sizes))
+    return bind_one(dynamic_slice_p, operand, *starts, slice_sizes=_shape_tuple(slice_sizes))
 
 
 dynamic_slice_p = Primitive("dynamic_slice")
@@ -375,7 +371,7 @@ def dynamic_update_slice(
 ) -> Array:
     """``operand`` with ``update`` written at traced ``start_indices`` (clamped into range)."""
     starts = _dynamic_slice_indices(shape_of(operand), start_indices, allow_negative_indices)
-    return _bind(dynamic_update_slice_p, operand, update, *starts)
+    return bind_one(dynamic_update_slice_p, operand, update, *starts)
 
 
 dynamic_update_slice_p = Primitive("dynamic_update_slice")

@@ -19,9 +19,9 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import Zero, instantiate_zeros, is_undefined_primal, is_zero
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
+from jax_core._src.lax.linalg import lapack
 from jax_core._src.lax.linalg import matrix_ops as mx
 from jax_core._src.lax.shape.compositions import as_array
-from jax_core._src.lax.linalg import lapack
 from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext

@@ -25,7 +25,6 @@ from jax_core._src.interpreters.batching_util import BatchRule
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.reductions.reduce import (
     Combiner,
-    bind_one,
     check_number,
     max_identity,
     min_identity,
@@ -34,6 +33,7 @@ from jax_core._src.lax.reductions.reduce import (
     zero_out,
 )
 from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type

@@ -33,6 +33,7 @@ from jax_core._src.interpreters.batching_util import BatchRule
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
@@ -44,9 +45,6 @@ Combiner = Callable[[ir.Value[Any], ir.Value[Any]], ir.Value[Any]]
 """Builds the scalar combination of two values inside a reduction body."""
 
 
-def bind_one(prim: Primitive, *args: Any, **params: Any) -> Array:
-    out: Array = prim.bind(*args, **params)
-    return out
 
 
 def _axes_tuple(axes: Sequence[int]) -> tuple[int, ...]:

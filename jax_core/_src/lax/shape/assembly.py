@@ -17,13 +17,13 @@ from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters import ad_util
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
 from jax_core._src.lax.shape.dimensions import (
-    bind_one,
     broadcast_in_dim,
     canonicalize_shape,
     check_nonnegative,
     int_tuple,
     unary_bdim,
 )
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext

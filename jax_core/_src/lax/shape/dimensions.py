@@ -21,17 +21,12 @@ from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters import ad_util, array_ops
 from jax_core._src.interpreters.batching_util import moveaxis
 from jax_core._src.lax.elementwise import conversions as _convert
+from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike, SupportsJaxArray
 from jax_core._src.typing.basearray import Array
-
-
-def bind_one(prim: Primitive, *args: Any, **params: Any) -> Array:
-    """Binds a one-result primitive."""
-    out: Array = prim.bind(*args, **params)
-    return out
 
 
 def _asarray(x: ArrayLike) -> Array:

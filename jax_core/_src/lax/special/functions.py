@@ -25,6 +25,7 @@ from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.control_flow.common import lower_fun
 from jax_core._src.lax.special import programs as _impl
 from jax_core._src.lax.standard_rules import (
+    bind_one,
     is_real_float,
     lower_with,
     naryop_abstract_eval,
@@ -63,9 +64,6 @@ def _define(name: str, nargs: int, lower: LowerRule, *derivs: DerivativeFn | Non
     return prim
 
 
-def _bind(prim: Primitive, *args: ArrayLike) -> Array:
-    out: Array = prim.bind(*args)
-    return out
 
 
 def _c(x: Any, value: float) -> np.ndarray[Any, Any]:
@@ -162,17 +160,17 @@ bessel_i1e_p = _define("bessel_i1e", 1, lower_with(chlo.bessel_i1e), _bessel_i1e
 # -- public functions -----------------------------------------------------------------------------
 def igamma(a: ArrayLike, x: ArrayLike) -> Array:
     """Elementwise regularized lower incomplete gamma function ``P(a, x)``."""
-    return _bind(igamma_p, a, x)
+    return bind_one(igamma_p, a, x)
 
 
 def igammac(a: ArrayLike, x: ArrayLike) -> Array:
     """Elementwise regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
-    return _bind(igammac_p, a, x)
+    return bind_one(igammac_p, a, x)
 
 
 def igamma_grad_a(a: ArrayLike, x: ArrayLike) -> Array:
     """Elementwise derivative of the regularized incomplete gamma function ``P(a, x)`` in ``a``."""
-    return _bind(igamma_grad_a_p, a, x)
+    return bind_one(igamma_grad_a_p, a, x)
 
 
 def random_gamma_grad(a: ArrayLike, x: ArrayLike) -> Array:
@@ -194,24 +192,24 @@ def random_gamma_grad(a: ArrayLike, x: ArrayLike) -> Array:
 
 def zeta(x: ArrayLike, q: ArrayLike) -> Array:
     """Elementwise Hurwitz zeta function ``zeta(x, q) = sum_n (n + q)^-x``."""
-    return _bind(zeta_p, x, q)
+    return bind_one(zeta_p, x, q)
 
 
 def polygamma(m: ArrayLike, x: ArrayLike) -> Array:
     """Elementwise polygamma function ``psi^(m)(x)``, the m-th derivative of digamma."""
-    return _bind(polygamma_p, m, x)
+    return bind_one(polygamma_p, m, x)
 
 
 def bessel_i0e(x: ArrayLike) -> Array:
     """Exponentially scaled modified Bessel function of order 0, ``exp(-|x|) I0(x)``."""
-    return _bind(bessel_i0e_p, x)
+    return bind_one(bessel_i0e_p, x)
 
 
 def bessel_i1e(x: ArrayLike) -> Array:
     """Exponentially scaled modified Bessel function of order 1, ``exp(-|x|) I1(x)``."""
-    return _bind(bessel_i1e_p, x)
+    return bind_one(bessel_i1e_p, x)
 
 
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """Elementwise regularized incomplete beta integral ``I_x(a, b)``."""
-    return _bind(regularized_incomplete_beta_p, a, b, x)
+    return bind_one(regularized_incomplete_beta_p, a, b, x)
