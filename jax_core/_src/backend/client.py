@@ -12,7 +12,7 @@ from jax_core._src.lib import jax_ext, xla_client
 
 if TYPE_CHECKING:
     from jax_core._src.lib.mlir import ir
-    from jax_core._src.sharding.shardings import Device
+    from jax_core._src.lib.devices import Device
 
 # ``xla_client`` is typed, but what it re-exports from the stubless ``_jax`` extension
 # (``make_cpu_client``'s ``Client``) is unknown to checkers: it is reached through

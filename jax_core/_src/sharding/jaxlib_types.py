@@ -1,82 +1,21 @@
-"""jaxlib's device and sharding classes, and the type aliases the sharding modules share.
+"""The type aliases the sharding modules share, and jaxlib's device classes they name.
 
-jaxlib's ``_jax`` extension ships no stubs. The classes of it that appear in
-signatures (``Device``, ``DeviceList`` and the C++ ``Sharding`` base) are declared
-here for the type checkers under ``TYPE_CHECKING`` and are jaxlib's own classes at
-run time. Used by :mod:`jax_core._src.sharding.mesh`, :mod:`jax_core._src.sharding.partition_spec`,
-:mod:`jax_core._src.sharding.op_shardings` and :mod:`jax_core._src.sharding.shardings`.
+``Device``, ``DeviceList`` and the C++ ``Sharding`` base are declared in ``lib/devices.py``
+(jaxlib ships no stubs for them) and re-exported here for :mod:`jax_core._src.sharding.mesh`,
+:mod:`jax_core._src.sharding.partition_spec`, :mod:`jax_core._src.sharding.op_shardings` and
+:mod:`jax_core._src.sharding.shardings`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import Hashable
+from typing import Any, TypeAlias
 
-from jax_core._src import lib as _lib
-
-# Reached through ``ModuleType``, the extension's attributes are ``Any`` to both checkers.
-_jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
+from jax_core._src.lib.devices import CppSharding as CppSharding
+from jax_core._src.lib.devices import Device as Device
+from jax_core._src.lib.devices import DeviceList as DeviceList
 
 __all__ = ["AxisName", "CppSharding", "Device", "DeviceList", "HloSharding", "Index", "Shape"]
-
-if TYPE_CHECKING:
-
-    class Device:
-        """A jaxlib device, e.g. ``CpuDevice(id=0)`` (jaxlib's C++ ``Device``)."""
-
-        @property
-        def id(self) -> int:
-            """The device's id, unique within its client."""
-            ...
-
-        @property
-        def platform(self) -> str:
-            """The platform name, e.g. ``'cpu'``."""
-            ...
-
-        @property
-        def device_kind(self) -> str:
-            """The kind of device, e.g. ``'cpu'``."""
-            ...
-
-        @property
-        def process_index(self) -> int:
-            """The index of the process the device is attached to."""
-            ...
-
-        @property
-        def client(self) -> Any:
-            """The PjRt client that owns the device."""
-            ...
-
-        def __hash__(self) -> int: ...
-        def __eq__(self, other: object, /) -> bool: ...
-
-    class CppSharding:
-        """jaxlib's C++ ``Sharding`` base class (no Python-visible members)."""
-
-    class DeviceList:
-        """jaxlib's C++ ``DeviceList``: an immutable, hashable tuple of devices."""
-
-        @property
-        def is_fully_addressable(self) -> bool: ...
-        @property
-        def default_memory_kind(self) -> str | None: ...
-        @property
-        def memory_kinds(self) -> tuple[str, ...]: ...
-        @property
-        def addressable_device_list(self) -> DeviceList: ...
-        def __iter__(self) -> Iterator[Device]: ...
-        def __len__(self) -> int: ...
-        def __getitem__(self, i: int, /) -> Device: ...
-        def __hash__(self) -> int: ...
-        def __eq__(self, other: object, /) -> bool: ...
-
-else:
-    Device = _jax.Device
-    CppSharding = _jax.Sharding
-    DeviceList = _jax.DeviceList
 
 HloSharding: TypeAlias = Any
 """An XLA ``HloSharding`` (jaxlib's ``_hlo.HloSharding``; untyped)."""

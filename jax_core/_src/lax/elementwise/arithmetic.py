@@ -80,7 +80,6 @@ def neg(x: ArrayLike, /) -> Array:
     return bind_one(neg_p, x)
 
 
-# -- unary ----------------------------------------------------------------------------
 neg_p = unop(
     "neg", is_number, hlo.negate, jvp=linear_jvp, transpose=unary_transpose(lambda t: neg(t))
 )
@@ -187,7 +186,6 @@ abs_p = unop("abs", is_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
 
 
 # -- integer_pow -------------------------------------------------------------------------------
-# -- integer_pow and round carry params ------------------------------------------------
 def _integer_pow_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, y: int) -> ir.Value[Any]:
     if y == 0:
         aval = ctx.avals_out[0]
@@ -258,7 +256,6 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(add_p, x, y)
 
 
-# -- binary ---------------------------------------------------------------------------
 add_p = binop(
     "add",
     is_any,

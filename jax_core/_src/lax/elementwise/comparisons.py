@@ -96,7 +96,6 @@ def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     return bind_one(select_n_p, pred, on_false, on_true)
 
 
-# -- select_n -------------------------------------------------------------------------
 def _select_n_abstract_eval(which: ShapedArray, *cases: ShapedArray) -> ShapedArray:
     if not cases:
         raise TypeError("select_n must have at least one case")
@@ -152,7 +151,6 @@ def _select_tree(
     return out
 
 
-# -- select_n -----------------------------------------------------------------------------------
 def _select_n_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     """The tangent is the selected case's tangent."""
     which, *cases = primals
