@@ -6,7 +6,7 @@ Run with the interpreter of the venv that has real JAX installed::
 
 For each case the file holds ``<case>/arg<i>`` and ``<case>/out`` (``out<i>`` for several
 outputs) and ``<case>/call`` (JSON: the function's name, its module and keyword arguments), so
-``tests/lax/test_special.py`` and ``tests/lax/test_misc_ops.py`` replay the call on jax_core
+``tests/lax/test_special.py`` and ``tests/lax/test_clamp_precision_rng_top_k.py`` replay the call on jax_core
 without JAX. The cases cover what scipy does not settle: JAX's values at the domain edges (NaN,
 infinities, zeros), ``igamma_grad_a`` and ``random_gamma_grad`` (no scipy counterpart), the bits of
 ``rng_bit_generator`` per algorithm and dtype, and ``reduce_precision``.

@@ -1,4 +1,5 @@
-"""lax's convenience functions (now in the families they belong to: shape.compositions, indexing.slicing, indexing.scatter, linalg.dot, fft) against NumPy, with JAX 0.12's
+"""lax's compositions (``shape/compositions.py``, the ``*_in_dim`` helpers of ``indexing/slicing.py``,
+``indexing/compositions.py``, ``batch_matmul``, ``reciprocal``, ``fft``) against NumPy, with JAX 0.12's
 results, weak types and error messages (recorded from ``.venv-jax``), and jit/grad/vmap
 through a few of them."""
 
