@@ -107,6 +107,20 @@ class JVPTrace(Trace):
             return [self.wrap(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
         return self.wrap(primal_out, tangent_out)
 
+    def process_custom_rule(
+        self, rule: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]], args: Sequence[Any]
+    ) -> list[Any] | None:
+        """Applies a custom derivative rule to the primals and tangents of ``args`` (``None`` when
+        every tangent is zero): how ``custom_jvp``/``custom_vjp`` functions whose Python control
+        flow depends on values differentiate outside ``jit``, on the primals themselves."""
+        pairs = [self.lift(a) for a in args]
+        tangents = [t for _, t in pairs]
+        if all(isinstance(t, Zero) for t in tangents):
+            return None
+        with set_current_trace(self.rule_trace):
+            primal_out, tangent_out = rule([p for p, _ in pairs], tangents)
+        return [self.wrap(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+
 
 def _check_tangent(primal: Any, tangent: Any) -> None:
     expected = tangent_aval(get_aval(primal))

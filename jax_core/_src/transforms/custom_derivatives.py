@@ -14,10 +14,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.errors import ConcretizationTypeError, TracerIntegerConversionError
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.source_info import function_location
-from jax_core._src.core.trace import current_trace, eval_trace, get_aval
+from jax_core._src.core.trace import current_trace, eval_trace, get_aval, set_current_trace
+from jax_core._src.interpreters.ad import JVPTrace
+from jax_core._src.interpreters.partial_eval import PartialEvalTrace
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -116,8 +119,37 @@ def _merge_nondiff(static: dict[int, Any], dyn: Sequence[Any]) -> list[Any]:
     return [static[i] if i in static else next(it) for i in range(len(static) + len(dyn))]
 
 
+# Tracing the function to a jaxpr fails when its Python control flow reads values.
+_VALUE_DEPENDENT = (ConcretizationTypeError, TracerIntegerConversionError)
+
+
+def _apply_rule_on_values(
+    rule: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]],
+    leaves: list[Any],
+    out_tree: list[PyTreeDef],
+    call: Callable[[], R],
+    err: Exception,
+) -> R:
+    """Differentiates a custom rule's function that cannot be traced abstractly, as JAX does outside
+    ``jit``: under a JVP trace the rule runs on the primal values (which may be concrete); with no
+    nonzero tangent, or on values a linearization knows, the call is made again one level up (where
+    an outer JVP trace applies the rule in turn). Elsewhere the tracing error stands."""
+    trace = current_trace()
+    if isinstance(trace, PartialEvalTrace) and not any(trace.is_unknown(x) for x in leaves):
+        with set_current_trace(trace.parent):  # known values are computed one level up
+            return call()
+    if not isinstance(trace, JVPTrace):
+        raise err
+    outs = trace.process_custom_rule(rule, leaves)
+    if outs is None:
+        with set_current_trace(trace.parent):
+            return call()
+    result: R = tree_unflatten(out_tree[0], outs)
+    return result
+
+
 # -- custom_jvp ---------------------------------------------------------------------------------
-def _custom_jvp_call_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, call_jaxpr: ClosedJaxpr, jvp_fn: FlatJvp, num_consts: int, **params: Any) -> tuple[list[Any], list[Any]]:
+def _custom_jvp_call_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, jvp_fn: FlatJvp, num_consts: int, **params: Any) -> tuple[list[Any], list[Any]]:
     if any(not isinstance(t, Zero) for t in tangents[:num_consts]):
         raise TypeError(_CLOSURE_MSG.format(kind="jvp", rule="JVP"))
     return jvp_fn(primals[num_consts:], [instantiate_zeros(t) for t in tangents[num_consts:]])
@@ -227,9 +259,6 @@ class custom_jvp(Generic[P, R]):
             out_tree.append(tree)
             return out_leaves
 
-        closed = trace_to_jaxpr(flat, [get_aval(x) for x in leaves], DebugInfo("custom_jvp", fun))
-        jaxpr, consts = convert_constvars_to_invars(closed)
-
         def jvp_fn(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
             p_args = tree_unflatten(in_tree, primals)
             t_args = tree_unflatten(in_tree, tangents)
@@ -238,6 +267,8 @@ class custom_jvp(Generic[P, R]):
                 raise TypeError(f"Custom JVP rule {function_location(rule)} must produce a pair (list or tuple of length two) representing primal and tangent outputs, but got {res!r}.")
             p_out, p_tree = tree_flatten(res[0])
             t_out, t_tree = tree_flatten(res[1])
+            if not out_tree:  # the function was not traced (see _apply_rule_on_values)
+                out_tree.append(p_tree)
             if p_tree != out_tree[0]:
                 raise TypeError(f"Custom JVP rule must produce primal outputs with equal container (pytree) structures to the function's output, but got {p_tree} and {out_tree[0]}.")
             if p_tree != t_tree:
@@ -253,6 +284,12 @@ class custom_jvp(Generic[P, R]):
                     )
             return p_out, t_out
 
+        try:
+            closed = trace_to_jaxpr(flat, [get_aval(x) for x in leaves], DebugInfo("custom_jvp", fun))
+        except _VALUE_DEPENDENT as err:
+            rule_jvp = functools.partial(_custom_jvp_call_jvp, jvp_fn=jvp_fn, num_consts=0)
+            return _apply_rule_on_values(rule_jvp, leaves, out_tree, functools.partial(self.__call__, *args, **kwargs), err)
+        jaxpr, consts = convert_constvars_to_invars(closed)
         outs = custom_jvp_call_p.bind(
             *consts, *leaves, call_jaxpr=ClosedJaxpr(jaxpr, []), jvp_fn=jvp_fn, num_consts=len(consts), name=name
         )
@@ -431,8 +468,6 @@ class custom_vjp(Generic[P, R]):
             out_tree.append(tree)
             return out_leaves
 
-        closed = trace_to_jaxpr(flat, [get_aval(x) for x in leaves], DebugInfo("custom_vjp", fun))
-        jaxpr, consts = convert_constvars_to_invars(closed)
         res_tree: list[PyTreeDef] = []
 
         def fwd_fn(primals: Sequence[Any]) -> tuple[list[Any], list[Any]]:
@@ -444,6 +479,8 @@ class custom_vjp(Generic[P, R]):
                     f"but got {pair!r}."
                 )
             outs, tree = tree_flatten(pair[0])
+            if not out_tree:  # the function was not traced (see _apply_rule_on_values)
+                out_tree.append(tree)
             if tree != out_tree[0]:
                 raise TypeError(
                     f"Custom VJP fwd rule {name} must produce a pair (list or tuple of length two) where the first "
@@ -487,6 +524,12 @@ class custom_vjp(Generic[P, R]):
                 cts_in.extend(ls)
             return cts_in
 
+        try:
+            closed = trace_to_jaxpr(flat, [get_aval(x) for x in leaves], DebugInfo("custom_vjp", fun))
+        except _VALUE_DEPENDENT as err:
+            rule_vjp = functools.partial(_custom_vjp_call_jvp, fwd_fn=fwd_fn, bwd_fn=bwd_fn, num_consts=0)
+            return _apply_rule_on_values(rule_vjp, leaves, out_tree, functools.partial(self.__call__, *args, **kwargs), err)
+        jaxpr, consts = convert_constvars_to_invars(closed)
         outs = custom_vjp_call_p.bind(
             *consts,
             *leaves,

@@ -42,6 +42,10 @@ class JVPTrace(Trace):
         """A tracer for ``(primal, tangent)``; a zero tangent leaves the primal bare."""
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         """Applies ``primitive``'s jvp rule, or just the primitive when no tangent is nonzero."""
+    def process_custom_rule(self, rule: Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]], args: Sequence[Any]) -> list[Any] | None:
+        """Applies a custom derivative rule to the primals and tangents of ``args`` (``None`` when
+        every tangent is zero): how ``custom_jvp``/``custom_vjp`` functions whose Python control
+        flow depends on values differentiate outside ``jit``, on the primals themselves."""
 
 def _check_tangent(primal: Any, tangent: Any) -> None: ...
 def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
