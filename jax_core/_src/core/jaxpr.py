@@ -22,7 +22,7 @@ from typing_extensions import TypeIs
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive
-from jax_core._src.core.source_info import SourceInfo
+from jax_core._src.core.source_info import SourceInfo, swap_source
 from jax_core._src.lib import pretty_printer as pp
 
 _var_ids = itertools.count()
@@ -41,6 +41,11 @@ class Var:
 
     def __repr__(self) -> str:
         return f"Var(id={self._id}):{self.aval.str_short()}"
+
+    @property
+    def order(self) -> int:
+        """When the variable was made, relative to every other (increasing)."""
+        return self._id
 
 
 class Literal:
@@ -206,7 +211,15 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     for v, x in zip(jaxpr.invars, args, strict=True):
         env[v] = x
     for eqn in jaxpr.eqns:
-        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        info = eqn.source_info
+        if isinstance(info, SourceInfo):
+            previous = swap_source(info)
+            try:
+                outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+            finally:
+                swap_source(previous)
+        else:
+            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for v, x in zip(eqn.outvars, outs, strict=True):

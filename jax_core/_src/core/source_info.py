@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from types import CodeType, FrameType
 from typing import Final
 
@@ -39,8 +40,28 @@ def _is_internal(filename: str) -> bool:
     return filename.startswith(_PKG_DIR) or filename.startswith(_STDLIB_CONTEXTLIB)
 
 
+class _Override(threading.local):
+    info: SourceInfo | None = None
+
+
+_override: Final = _Override()
+
+
+def swap_source(info: SourceInfo | None) -> SourceInfo | None:
+    """Makes ``info`` what ``user_frame`` answers (``None``: the stack again); returns the previous.
+
+    Interpreters that bind the equations of a stored jaxpr again set each equation's own source
+    for its bind, so what they stage still says where the user wrote it (as JAX does)."""
+    previous = _override.info
+    _override.info = info
+    return previous
+
+
 def user_frame() -> SourceInfo | None:
-    """The innermost frame outside jax_core and the standard library, if any."""
+    """The innermost frame outside jax_core and the standard library, if any (or the source an
+    interpreter re-binding a stored equation set with ``swap_source``)."""
+    if _override.info is not None:
+        return _override.info
     frame: FrameType | None = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
     while frame is not None:
         code = frame.f_code

@@ -11,6 +11,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.linalg import dot as lax_dot
+from jax_core._src.lax.shape import dimensions as lax_shape
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,
@@ -55,38 +56,72 @@ def dot_general(
 
 
 def matmul(a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
-    """Matrix product with NumPy's rules for 1-D operands and batch broadcasting."""
+    """Matrix product with NumPy's rules for 1-D operands and batch broadcasting.
+
+    Staged as JAX stages it: one ``dot_general`` that contracts a vector operand directly and
+    pairs equal batch dimensions; a batch dimension only one side has (or where the other side
+    has size 1, squeezed away) becomes a free dimension, and a final ``transpose`` (only when
+    needed) puts the batch dimensions first.
+    """
     x, y = _promote("matmul", a, b)
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError(f"matmul: inputs must be at least 1-dimensional, got shapes {x.shape} and {y.shape}")
-    x_vec, y_vec = x.ndim == 1, y.ndim == 1
-    if x_vec:
-        x = jshape.expand_dims(x, 0)
-    if y_vec:
-        y = jshape.expand_dims(y, 1)
-    if x.shape[-1] != y.shape[-2]:
-        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[-1],)} and {(y.shape[-2],)}.")
-    batch = jshape.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    x = jshape.broadcast_to(x, batch + x.shape[-2:])
-    y = jshape.broadcast_to(y, batch + y.shape[-2:])
-    nb = len(batch)
-    out = dot_general(x, y, ((nb + 1,), (nb,)), (tuple(range(nb)), tuple(range(nb))), precision, preferred_element_type)
-    if x_vec:
-        out = jshape.squeeze(out, out.ndim - 2)
-    if y_vec:
-        out = jshape.squeeze(out, out.ndim - 1)
-    return out
+    x_mat, y_mat = x.ndim > 1, y.ndim > 1
+    x_lead = x.shape[:-2] if x_mat else ()
+    y_lead = y.shape[:-2] if y_mat else ()
+    nb = builtins.max(len(x_lead), len(y_lead))
+    off_x, off_y = nb - len(x_lead), nb - len(y_lead)
+    x_squeeze: list[int] = []
+    y_squeeze: list[int] = []
+    x_batch: list[int] = []
+    y_batch: list[int] = []
+    # Where each dimension dot_general emits (batch, then x's free, then y's free) goes in the result.
+    out_batch: list[int] = []
+    out_x: list[int] = []
+    out_y: list[int] = []
+    for i in range(nb):
+        dx = x_lead[i - off_x] if i >= off_x else None
+        dy = y_lead[i - off_y] if i >= off_y else None
+        if dx is None:
+            out_y.append(i)
+        elif dy is None:
+            out_x.append(i)
+        elif dx == 1:
+            out_y.append(i)
+            x_squeeze.append(i - off_x)
+        elif dy == 1:
+            out_x.append(i)
+            y_squeeze.append(i - off_y)
+        elif dx == dy:
+            x_batch.append(i - off_x - len(x_squeeze))
+            y_batch.append(i - off_y - len(y_squeeze))
+            out_batch.append(i)
+        else:
+            raise ValueError(f"Incompatible shapes for matmul arguments: {x.shape} and {y.shape}")
+    if x_mat:
+        out_x.append(nb)
+    if y_mat:
+        out_y.append(nb + x_mat)
+    if x_squeeze:
+        x = lax_shape.squeeze(x, tuple(x_squeeze))
+    if y_squeeze:
+        y = lax_shape.squeeze(y, tuple(y_squeeze))
+    cx, cy = x.ndim - 1, y.ndim - 1 - y_mat
+    if x.shape[cx] != y.shape[cy]:
+        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[cx],)} and {(y.shape[cy],)}.")
+    out = dot_general(x, y, ((cx,), (cy,)), (x_batch, y_batch), precision, preferred_element_type)
+    perm = tuple(int(d) for d in np.argsort(out_batch + out_x + out_y))
+    return out if perm == tuple(range(len(perm))) else lax_shape.transpose(out, perm)
 
 
 def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
-    """Dot product with NumPy's rules (scalars multiply; N-D contracts last with second-to-last)."""
+    """Dot product with NumPy's rules (scalars multiply; N-D contracts last with second-to-last),
+    as one ``dot_general`` (the result's dimensions are ``a``'s free ones, then ``b``'s)."""
     x, y = _promote("dot", a, b)
     if x.ndim == 0 or y.ndim == 0:
         out = lax.mul(*_bcast(x, y))
         return out if preferred_element_type is None else lax.convert_element_type(out, preferred_element_type)
-    if y.ndim == 1 or (x.ndim == 1 and y.ndim <= 2):
-        return matmul(x, y, precision=precision, preferred_element_type=preferred_element_type)
-    contract_y = y.ndim - 2
+    contract_y = builtins.max(y.ndim - 2, 0)
     if x.shape[-1] != y.shape[contract_y]:
         raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got {(x.shape[-1],)} and {(y.shape[contract_y],)}.")
     return dot_general(x, y, ((x.ndim - 1,), (contract_y,)), ((), ()), precision, preferred_element_type)

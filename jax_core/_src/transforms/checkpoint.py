@@ -171,7 +171,14 @@ def saved_residuals(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> list[
     try:
         with set_current_trace(trace):
             _, lin = ad.linearize_flat(flat_fun, ins, DebugInfo("saved_residuals", fun))
-            found.extend((get_aval(c), _describe_residual(c, ins, names)) for c in lin.jaxpr.consts)
+            consts = list(lin.jaxpr.consts)
+            # As JAX lists them: the arguments that are saved first, in argument order, then the rest.
+            position = {id(x): i for i, x in enumerate(ins)}
+            saved_args = sorted((c for c in consts if id(c) in position), key=lambda c: position[id(c)])
+            made = [c for c in consts if id(c) not in position]
+            # The rest in the order the forward pass made them.
+            others = sorted(made, key=lambda c: c.jaxpr_var.order if isinstance(c, JaxprTracer) else -1)
+            found.extend((get_aval(c), _describe_residual(c, ins, names)) for c in saved_args + others)
     finally:
         trace.close()
     return found

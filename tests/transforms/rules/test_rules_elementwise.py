@@ -80,6 +80,7 @@ UNARY: list[tuple[str, Fn, Domain]] = [
     ("lgamma", lax.lgamma, POS),
     ("digamma", lax.digamma, POS),
     ("square", lax.square, ANY),
+    ("one_minus_square", lax.one_minus_square, ANY),
     ("integer_pow", lambda x: lax.integer_pow(x, 3), ANY),
 ]
 

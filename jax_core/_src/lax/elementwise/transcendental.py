@@ -22,6 +22,7 @@ from jax_core._src.lax.elementwise.arithmetic import (
     integer_pow,
     mul,
     neg,
+    one_minus_square,
     replace_zero,
     square,
     sub,
@@ -116,8 +117,6 @@ expm1_p = unop("expm1", is_float, hlo.exponential_minus_one, jvp=d(lambda g, x: 
 
 
 # -- tanh --------------------------------------------------------------------------------------
-def _one_minus_square(x: Any) -> Any:
-    return mul(sub(const_like(x, 1), x), add(const_like(x, 1), x))
 
 
 def tanh(x: ArrayLike, /) -> Array:
@@ -125,7 +124,7 @@ def tanh(x: ArrayLike, /) -> Array:
     return bind_one(tanh_p, x)
 
 
-tanh_p = unop("tanh", is_float, hlo.tanh, jvp=d2(lambda g, ans, x: mul(g, _one_minus_square(ans))))
+tanh_p = unop("tanh", is_float, hlo.tanh, jvp=d2(lambda g, ans, x: mul(g, one_minus_square(ans))))
 
 
 # -- logistic ----------------------------------------------------------------------------------
@@ -177,7 +176,7 @@ def asin(x: ArrayLike, /) -> Array:
     return bind_one(asin_p, x)
 
 
-asin_p = unop("asin", is_float, chlo.asin, jvp=d(lambda g, x: mul(g, rsqrt(_one_minus_square(x)))))
+asin_p = unop("asin", is_float, chlo.asin, jvp=d(lambda g, x: mul(g, rsqrt(one_minus_square(x)))))
 
 
 # -- acos --------------------------------------------------------------------------------------
@@ -187,7 +186,7 @@ def acos(x: ArrayLike, /) -> Array:
 
 
 acos_p = unop(
-    "acos", is_float, chlo.acos, jvp=d(lambda g, x: mul(g, neg(rsqrt(_one_minus_square(x)))))
+    "acos", is_float, chlo.acos, jvp=d(lambda g, x: mul(g, neg(rsqrt(one_minus_square(x)))))
 )
 
 
@@ -256,7 +255,7 @@ def atanh(x: ArrayLike, /) -> Array:
     return bind_one(atanh_p, x)
 
 
-atanh_p = unop("atanh", is_float, chlo.atanh, jvp=d(lambda g, x: div(g, _one_minus_square(x))))
+atanh_p = unop("atanh", is_float, chlo.atanh, jvp=d(lambda g, x: div(g, one_minus_square(x))))
 
 
 # -- sqrt --------------------------------------------------------------------------------------
