@@ -45,13 +45,35 @@ def _stack_nested(obj: Any, dtype: np.dtype[Any] | None) -> Array:
     return out if dtype is None else lax.convert_element_type(out, dtype)
 
 
+def _first_str(obj: Any) -> str | None:
+    """The first string in ``obj`` (itself, or in lists/tuples at any depth), if any."""
+    if isinstance(obj, str):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        for o in obj:  # pyright: ignore[reportUnknownVariableType]
+            found = _first_str(o)
+            if found is not None:
+                return found
+    return None
+
+
+def _contains_none(obj: Any) -> bool:
+    """Whether ``obj`` is ``None`` or a list/tuple holding one at any depth."""
+    if obj is None:
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_contains_none(o) for o in obj)  # pyright: ignore[reportUnknownVariableType]
+    return False
+
+
 def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin: int = 0) -> Array:
     """Creates an array from an array-like, or from nested lists/tuples of them (as ``numpy.array``)."""
     dt = user_dtype(dtype, "array")
-    if isinstance(object, str):
-        raise TypeError(f"Value {object!r} with dtype {np.asarray(object).dtype} is not a valid JAX array type. Only arrays of numeric types are supported by JAX.")
-    if object is None:
-        raise TypeError("JAX arrays cannot be created from None; use jnp.asarray(np.nan) or an explicit value instead.")
+    text = _first_str(object)
+    if text is not None:
+        raise TypeError(f"Value {text!r} with dtype {np.asarray(text).dtype} is not a valid JAX array type. Only arrays of numeric types are supported by JAX.")
+    if _contains_none(object):
+        raise ValueError("None is not a valid value for jnp.array")
     if _contains_array(object) and isinstance(object, (list, tuple)):
         out = _stack_nested(object, dt)
     elif isinstance(object, Array):
@@ -66,6 +88,8 @@ def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin:
         out = ensure_array(object)
     else:
         host = np.asarray(object) if dt is None else np.asarray(object, dtype=dt)
+        if host.dtype.kind == "O":
+            raise TypeError(f"Value '{object}' with dtype {host.dtype} is not a valid JAX array type. Only arrays of numeric types are supported by JAX.")
         if isinstance(object, (list, tuple)) and dt is None and host.dtype.kind in "iufcb":
             host = host.astype(_list_dtype(host.dtype))
         out = device_put_host(host)
