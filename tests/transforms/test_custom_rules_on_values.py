@@ -58,6 +58,7 @@ CASES = {
     "vjp_h": "jax.vjp(h, 3.0)[1](1.0)",
     "jit_grad_g_raises": "jax.jit(jax.grad(g))(1.0)",
     "jit_g_raises": "jax.jit(g)(1.0)",
+    "grad_is_an_array": "[repr(jax.grad(h)(3.0)), repr(jax.grad(lambda x: x * 2.0)(3.0))]",
 }
 
 

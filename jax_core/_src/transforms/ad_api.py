@@ -14,7 +14,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.jaxpr import eval_jaxpr
 from jax_core._src.core.source_info import function_location
-from jax_core._src.core.trace import get_aval
+from jax_core._src.core.trace import eval_trace, get_aval, set_current_trace
 from jax_core._src.interpreters import ad
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
@@ -24,6 +24,7 @@ from jax_core._src.interpreters.ad_util import (
     zeros_like_aval,
 )
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.lax.elementwise.conversions import convert_element_type_p
 from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 # Typing jvp, vjp, linearize and linear_transpose: one overload per number of primals (1..4),
@@ -376,6 +377,14 @@ def _check_scalar_output(out: Any, holomorphic: bool, what: str) -> None:
         )
 
 
+def _seed(out: Any) -> Any:
+    """The cotangent ``grad`` pulls back: a concrete ``1`` Array with the output's dtype and weak
+    type, as JAX seeds it (a custom ``bwd`` receives an Array; under a trace it is a literal)."""
+    aval = get_aval(out)
+    with set_current_trace(eval_trace):
+        return convert_element_type_p.bind(np.ones((), aval.dtype), new_dtype=aval.dtype, weak_type=aval.weak_type)
+
+
 def value_and_grad(
     fun: Callable[..., Any],
     argnums: int | Sequence[int] = 0,
@@ -401,7 +410,7 @@ def value_and_grad(
         res = _vjp(partial_fun, *diff_args, has_aux=has_aux)
         out, f_vjp = res[0], res[1]
         _check_scalar_output(out, holomorphic, "grad")
-        grads = f_vjp(np.ones((), get_aval(out).dtype))
+        grads = f_vjp(_seed(out))
         g = grads[0] if isinstance(argnums, int) else grads
         return ((out, res[2]), g) if has_aux else (out, g)
 
