@@ -29,3 +29,10 @@ assert ids.shape == (4,) and grid.shape == (2, 3) and str(half.dtype) == "bfloat
 assert wide.shape == (2, 3) and prod.shape == (2, 2) and part.shape == (2, 2)
 assert window.shape == (2, 2) and float(total) == 15.0 and best.shape == (2,)
 assert back.dtype == jnp.float32 and picked.shape == g.shape == (2, 3)
+
+# JAX 0.12's one_minus_square, and check_grads with a per-dtype tolerance dict (as JAX accepts).
+from jax_core.test_util import check_grads  # noqa: E402
+
+near_one = lax.one_minus_square(jnp.array([0.5, 2.0]))
+check_grads(lax.tanh, (jnp.array([0.3, -0.2]),), 2, atol={jnp.float32: 1e-2}, rtol=1e-2)
+assert near_one.tolist() == [0.75, -3.0]

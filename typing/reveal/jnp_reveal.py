@@ -5,7 +5,7 @@ from typing import Any, assert_type
 import numpy as np
 
 import jax_core.numpy as jnp
-from jax_core import Array
+from jax_core import Array, lax
 
 x = jnp.ones((2, 3))
 
@@ -35,3 +35,4 @@ assert_type(jnp.promote_types("int8", "uint8"), np.dtype[Any])
 assert_type(jnp.result_type(x, 1.0), np.dtype[Any])
 assert_type(jnp.pi, float)
 assert_type(jnp.float32(1.0), Array)  # JAX: scalar types build arrays
+assert_type(lax.one_minus_square(x), Array)
