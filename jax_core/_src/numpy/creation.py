@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -45,34 +46,23 @@ def _stack_nested(obj: Any, dtype: np.dtype[Any] | None) -> Array:
     return out if dtype is None else lax.convert_element_type(out, dtype)
 
 
-def _first_str(obj: Any) -> str | None:
-    """The first string in ``obj`` (itself, or in lists/tuples at any depth), if any."""
-    if isinstance(obj, str):
-        return obj
+def _nested_items(obj: Any) -> Iterator[Any]:
+    """``obj`` itself, or what the lists/tuples it is made of hold, at any depth."""
     if isinstance(obj, (list, tuple)):
         for o in obj:  # pyright: ignore[reportUnknownVariableType]
-            found = _first_str(o)
-            if found is not None:
-                return found
-    return None
-
-
-def _contains_none(obj: Any) -> bool:
-    """Whether ``obj`` is ``None`` or a list/tuple holding one at any depth."""
-    if obj is None:
-        return True
-    if isinstance(obj, (list, tuple)):
-        return any(_contains_none(o) for o in obj)  # pyright: ignore[reportUnknownVariableType]
-    return False
+            yield from _nested_items(o)
+    else:
+        yield obj
 
 
 def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin: int = 0) -> Array:
     """Creates an array from an array-like, or from nested lists/tuples of them (as ``numpy.array``)."""
     dt = user_dtype(dtype, "array")
-    text = _first_str(object)
+    items = list(_nested_items(object))
+    text = next((o for o in items if isinstance(o, str)), None)
     if text is not None:
         raise TypeError(f"Value {text!r} with dtype {np.asarray(text).dtype} is not a valid JAX array type. Only arrays of numeric types are supported by JAX.")
-    if _contains_none(object):
+    if any(o is None for o in items):
         raise ValueError("None is not a valid value for jnp.array")
     if _contains_array(object) and isinstance(object, (list, tuple)):
         out = _stack_nested(object, dt)

@@ -17,6 +17,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters.ad_util import zeros_like_aval
 from jax_core._src.lax import elementwise as ew
 from jax_core._src.lax.indexing.dimension_numbers import GatherDimensionNumbers
 from jax_core._src.lax.indexing.gather import gather
@@ -26,7 +27,7 @@ from jax_core._src.lax.reductions.reduce import reduce_sum
 from jax_core._src.lax.shape.assembly import broadcasted_iota, iota
 from jax_core._src.lax.shape.assembly import pad as lax_pad
 from jax_core._src.lax.shape.compositions import as_array
-from jax_core._src.lax.shape.dimensions import broadcast_in_dim, transpose
+from jax_core._src.lax.shape.dimensions import broadcast_in_dim, shape_of, transpose
 from jax_core._src.lax.shape.dimensions import reshape as lax_reshape
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
@@ -42,13 +43,10 @@ def real(x: ArrayLike) -> Array:
     return ew.real(x) if get_aval(x).dtype.kind == "c" else as_array(x)
 
 
-def _shape(x: ArrayLike) -> tuple[int, ...]:
-    return get_aval(x).shape
-
 
 def swapaxes(x: ArrayLike, a: int, b: int) -> Array:
     """``x`` with axes ``a`` and ``b`` exchanged."""
-    nd = len(_shape(x))
+    nd = len(shape_of(x))
     perm = list(range(nd))
     perm[a % nd], perm[b % nd] = perm[b % nd], perm[a % nd]
     return transpose(x, tuple(perm))
@@ -56,13 +54,13 @@ def swapaxes(x: ArrayLike, a: int, b: int) -> Array:
 
 def broadcast_to(x: ArrayLike, shape: Sequence[int]) -> Array:
     """``x`` broadcast NumPy-style (new leading dimensions, size-1 dimensions stretched)."""
-    nd = len(_shape(x))
+    nd = len(shape_of(x))
     return broadcast_in_dim(x, tuple(shape), tuple(range(len(shape) - nd, len(shape))))
 
 
 def matmul(a: ArrayLike, b: ArrayLike) -> Array:
     """Matrix products over the last two dimensions; batch dimensions broadcast, dtypes promote."""
-    sa, sb = _shape(a), _shape(b)
+    sa, sb = shape_of(a), shape_of(b)
     batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
     dt = dtypes.result_type(a, b)
     a = broadcast_to(ew.convert_element_type(a, dt), (*batch, *sa[-2:]))
@@ -81,19 +79,15 @@ def _tri_mask(shape: tuple[int, ...], k: int, lower: bool) -> Array:
     return broadcast_in_dim(mask, shape, (len(shape) - 2, len(shape) - 1))
 
 
-def _zeros_like(x: ArrayLike) -> Array:
-    aval = get_aval(x)
-    return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
-
 
 def tril(x: ArrayLike, k: int = 0) -> Array:
     """``x`` with the entries above the ``k``-th diagonal set to zero."""
-    return ew.select(_tri_mask(_shape(x), k, lower=True), x, _zeros_like(x))
+    return ew.select(_tri_mask(shape_of(x), k, lower=True), x, zeros_like_aval(get_aval(x)))
 
 
 def triu(x: ArrayLike, k: int = 0) -> Array:
     """``x`` with the entries below the ``k``-th diagonal set to zero."""
-    return ew.select(_tri_mask(_shape(x), k, lower=False), x, _zeros_like(x))
+    return ew.select(_tri_mask(shape_of(x), k, lower=False), x, zeros_like_aval(get_aval(x)))
 
 
 def eye(n: int, dtype: DTypeLike) -> Array:
@@ -105,14 +99,14 @@ def eye(n: int, dtype: DTypeLike) -> Array:
 
 def diagonal(x: ArrayLike, offset: int = 0, axis1: int = -2, axis2: int = -1) -> Array:
     """The main diagonal over the last two dimensions (the only form the rules use)."""
-    shape = _shape(x)
+    shape = shape_of(x)
     if offset != 0 or axis1 % len(shape) != len(shape) - 2 or axis2 % len(shape) != len(shape) - 1:
         raise NotImplementedError("diagonal: only the main diagonal of the last two axes")
     k = builtins.min(shape[-2:])
     square = lax_slice(x, (0,) * len(shape), (*shape[:-2], k, k))
     on_diagonal = _tri_mask((*shape[:-2], k, k), 0, lower=True)
     on_diagonal = ew.bitwise_and(on_diagonal, _tri_mask((*shape[:-2], k, k), 0, lower=False))
-    return reduce_sum(ew.select(on_diagonal, square, _zeros_like(square)), (len(shape) - 1,))
+    return reduce_sum(ew.select(on_diagonal, square, zeros_like_aval(get_aval(square))), (len(shape) - 1,))
 
 
 def pad(x: ArrayLike, pad_width: Sequence[tuple[int, int]]) -> Array:
@@ -123,7 +117,7 @@ def pad(x: ArrayLike, pad_width: Sequence[tuple[int, int]]) -> Array:
 
 def reshape(x: ArrayLike, shape: Sequence[int]) -> Array:
     """``x`` reshaped (one ``-1`` entry is inferred)."""
-    size = math.prod(_shape(x))
+    size = math.prod(shape_of(x))
     known = math.prod(d for d in shape if d != -1)
     resolved = tuple(size // known if d == -1 and known else d for d in shape)
     return lax_reshape(x, resolved)
@@ -137,10 +131,10 @@ def arange(n: int, dtype: DTypeLike | None = None) -> Array:
 def take_rows(x: ArrayLike, perm: ArrayLike) -> Array:
     """``x[..., perm[..., i], :]`` for each row ``i``: a row permutation batched over the leading
     dimensions (``perm`` has ``x``'s batch shape plus one dimension of row indices)."""
-    shape = _shape(x)
+    shape = shape_of(x)
     nb = len(shape) - 2
     batch = tuple(range(nb))
-    indices = broadcast_in_dim(perm, (*_shape(perm), 1), tuple(range(nb + 1)))
+    indices = broadcast_in_dim(perm, (*shape_of(perm), 1), tuple(range(nb + 1)))
     dnums = GatherDimensionNumbers(
         offset_dims=(nb + 1,),
         collapsed_slice_dims=(nb,),
