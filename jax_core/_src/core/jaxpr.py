@@ -12,7 +12,9 @@ itself traceable.
 
 from __future__ import annotations
 
+import collections
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, cast
 
@@ -140,7 +142,7 @@ class Jaxpr:
 
     def pretty_print(self, width: int = 80) -> str:
         """The jaxpr in JAX's text format."""
-        return pp.format(pp_jaxpr(self, NameContext()), width)
+        return pp.format(pp_toplevel_jaxpr(self), width)
 
     def __str__(self) -> str:
         return self.pretty_print()
@@ -240,31 +242,57 @@ def _alphabetic(n: int) -> str:
 
 
 class NameContext:
-    """The names given to variables while printing (``a``, ``b``, ...), in order of first use."""
+    """The names given to variables while printing (``a``, ``b``, ...), in order of first use.
 
-    __slots__ = ("names", "_count")
+    ``names`` may start with variables named in advance (``_`` for unused results), and
+    ``shared`` holds the sub-jaxprs printed once up front under a name (``let jaxpr = ...``);
+    fresh variable names skip those names, as JAX's ``JaxprPpContext`` does.
+    """
+
+    __slots__ = ("names", "shared", "_count")
 
     names: dict[Var, str]
+    shared: dict[Jaxpr, str]
 
-    def __init__(self) -> None:
-        self.names = {}
+    def __init__(self, names: dict[Var, str] | None = None) -> None:
+        self.names = dict(names or {})
+        self.shared = {}
         self._count = 0
 
     def name(self, v: Var) -> str:
         """The name of ``v``, assigning the next unused one on first use."""
         name = self.names.get(v)
         if name is None:
-            name = self.names[v] = _alphabetic(self._count)
+            taken = set(self.shared.values())
+            name = _alphabetic(self._count)
             self._count += 1
+            while name in taken:
+                name = _alphabetic(self._count)
+                self._count += 1
+            self.names[v] = name
         return name
 
     def suggest(self, for_vars: Sequence[Atom], like_vars: Sequence[Atom]) -> None:
         """Names each unnamed var of ``for_vars`` like the var of ``like_vars`` it aliases."""
+        if len(for_vars) != len(like_vars):
+            return
         used: set[Var] = set()
         for for_v, like_v in zip(for_vars, like_vars):
             if isinstance(like_v, Var) and like_v not in used and isinstance(for_v, Var) and for_v not in self.names:
                 used.add(like_v)
                 self.names[for_v] = self.name(like_v)
+
+
+def unused_vars(jaxpr: Jaxpr) -> dict[Var, str]:
+    """The equation results of ``jaxpr`` nothing reads, named ``_`` (JAX's ``_dropvars``)."""
+    names: dict[Var, str] = {}
+    used: set[Var] = {a for a in jaxpr.outvars if isinstance(a, Var)}
+    for eqn in reversed(jaxpr.eqns):
+        for v in eqn.outvars:
+            if v not in used:
+                names[v] = "_"
+        used.update(a for a in eqn.invars if isinstance(a, Var))
+    return names
 
 
 def _join(sep: pp.Doc, docs: Sequence[pp.Doc]) -> pp.Doc:
@@ -287,6 +315,9 @@ def _pp_vars(vs: Sequence[Atom], ctx: NameContext, *, separator: str = "", shape
     return pp.nest(2, pp.group(_join(pp.concat([pp.text(separator), pp.group(pp.brk())]), docs)))
 
 
+_ADDRESS = re.compile(r" at 0x([0-9a-fA-F]+)")
+
+
 def _pp_param(k: str, v: Any, ctx: NameContext) -> pp.Doc:
     if isinstance(v, ClosedJaxpr):
         doc = pp_jaxpr(v.jaxpr, ctx)
@@ -296,8 +327,8 @@ def _pp_param(k: str, v: Any, ctx: NameContext) -> pp.Doc:
         doc = pp_jaxpr(v, ctx)
     elif isinstance(v, np.dtype):
         doc = pp.text(v.name)
-    else:
-        doc = pp.text(str(v))
+    else:  # object addresses masked, as JAX prints them (a function param prints the same each run)
+        doc = pp.text(_ADDRESS.sub(lambda m: " at 0x" + "X" * len(m.group(1)), str(v)))
     return pp.concat([pp.text(f"{k}="), doc])
 
 
@@ -338,7 +369,7 @@ def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
     """The document for one equation."""
     lhs = _pp_vars(eqn.outvars, ctx, shapes=True)
     inner = eqn.params.get("jaxpr")
-    if isinstance(inner, ClosedJaxpr) and eqn.primitive.name == "jit":
+    if isinstance(inner, ClosedJaxpr) and eqn.primitive.name == "jit" and inner.jaxpr not in ctx.shared:
         # A call's inner variables print with the names of the outer ones they alias.
         ctx.suggest(inner.jaxpr.invars, eqn.invars)
         ctx.suggest(inner.jaxpr.outvars, eqn.outvars)
@@ -354,8 +385,7 @@ def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
     return pp.concat(rhs)
 
 
-def pp_jaxpr(jaxpr: Jaxpr, ctx: NameContext) -> pp.Doc:
-    """The document for a jaxpr."""
+def _pp_skeleton(jaxpr: Jaxpr, ctx: NameContext) -> pp.Doc:
     constvars = _pp_vars(jaxpr.constvars, ctx, shapes=True)
     invars = _pp_vars(jaxpr.invars, ctx, shapes=True)
     eqns = _join(pp.brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
@@ -382,6 +412,64 @@ def pp_jaxpr(jaxpr: Jaxpr, ctx: NameContext) -> pp.Doc:
         ]
     )
     return pp.concat([pp.group(pp.nest(2, body)), pp.text(" }")])
+
+
+def pp_jaxpr(jaxpr: Jaxpr, ctx: NameContext) -> pp.Doc:
+    """The document for a jaxpr (its name, if it is printed once up front)."""
+    name = ctx.shared.get(jaxpr)
+    if name is not None:
+        return pp.text(name)
+    return _pp_skeleton(jaxpr, ctx)
+
+
+def _subjaxprs(eqn: JaxprEqn) -> list[tuple[str | None, Jaxpr]]:
+    """The jaxprs in an equation's params, each with the name it would be shared under."""
+    name = eqn.params.get("name")
+    found: list[tuple[str | None, Jaxpr]] = []
+    for value in eqn.params.values():
+        items = cast("tuple[object, ...]", value) if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, ClosedJaxpr):
+                item = item.jaxpr
+            if isinstance(item, Jaxpr):
+                found.append((name if isinstance(name, str) else None, item))
+    return found
+
+
+def pp_toplevel_jaxpr(jaxpr: Jaxpr) -> pp.Doc:
+    """The document for a whole jaxpr, as JAX prints one: unused results named ``_``, and
+    every sub-jaxpr that occurs more than once, or has more than 10 equations, printed
+    first as ``let name = { ... } in`` and referred to by its name (the equation's ``name``
+    param, else ``jaxpr``; numbered when taken)."""
+    ctx = NameContext(unused_vars(jaxpr))
+    names: dict[Jaxpr, str] = {}
+    counts: dict[Jaxpr, int] = {}
+    queue = collections.deque([jaxpr])
+    while queue:
+        j = queue.popleft()
+        counts[j] = counts.get(j, 0) + (2 if j is not jaxpr and len(j.eqns) > 10 else 1)
+        for eqn in j.eqns:
+            for name, sub in _subjaxprs(eqn):
+                queue.append(sub)
+                if name is not None:
+                    names.setdefault(sub, name.strip("<>"))
+    taken: dict[str, int] = {}
+    shared: list[tuple[str, Jaxpr]] = []
+    for j, count in counts.items():
+        if count == 1:
+            continue
+        name = names.get(j, "jaxpr")
+        if taken.get(name, 0) > 0:
+            taken[name] += 1
+            name += str(taken[name] - 1)
+        taken[name] = taken.get(name, 0) + 1
+        ctx.shared[j] = name
+        shared.append((name, j))
+    docs = [
+        pp.concat([pp.text(f"let {name} = "), _pp_skeleton(j, ctx), pp.text(" in"), pp.brk()])
+        for name, j in shared
+    ]
+    return pp.concat([*docs, pp_jaxpr(jaxpr, ctx)])
 
 
 def literal_aval(val: Any) -> ShapedArray:

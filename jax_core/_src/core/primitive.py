@@ -48,6 +48,17 @@ whose inner jaxpr can be split; others are staged whole when any operand is unkn
 PrintRule = Callable[[dict[str, Any]], Sequence[tuple[str, Any]]]
 """Which params an equation prints, in order, and how (default: all, sorted by name)."""
 
+ForwardRule = Callable[..., Sequence[int | None]]
+"""Staging: which input each output is, unchanged (``None``: computed); when every output
+is an input the equation is not recorded (JAX's ``forwarding_rules``). Called as
+``rule(*avals_in, **params)``."""
+
+ConstFoldRule = Callable[..., Sequence[Any] | None]
+"""Staging: the outputs computed now when some operands are literals, or ``None`` to record
+the equation (JAX's ``const_fold_rules``); they become literals of the avals out. Called as
+``rule(consts, avals_out, **params)`` with ``consts[i]`` the literal value of operand ``i``
+(``None`` for variables)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
@@ -61,6 +72,8 @@ class Rules:
     batch: TransformRule | None = None
     partial_eval: TransformRule | None = None
     pp: PrintRule | None = None
+    forward: ForwardRule | None = None
+    const_fold: ConstFoldRule | None = None
 
 
 _ImplHook = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]

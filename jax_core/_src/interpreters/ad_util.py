@@ -99,14 +99,16 @@ def is_undefined_primal(x: object) -> TypeIs[UndefinedPrimal]:
 
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
-    """A materialised zero array of ``aval`` (a NumPy ``float0`` array for float0)."""
+    """A materialised zero array of ``aval``, weakly typed if it is (a NumPy ``float0`` array
+    for float0)."""
     if aval.dtype == dtypes.float0:
         return np.zeros(aval.shape, dtypes.float0)
     if dtypes.is_extended_dtype(aval.dtype):  # e.g. PRNG keys: keys with all-zero data
         return aval.dtype._rules.zeros(aval)  # pyright: ignore[reportPrivateUsage]
     broadcast_in_dim = array_ops.op("broadcast_in_dim")
+    to_dtype = array_ops.op("to_dtype")
 
-    return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
+    return broadcast_in_dim(to_dtype(0, aval.dtype, aval.weak_type), aval.shape, ())
 
 
 def instantiate_zeros(t: Any) -> Any:

@@ -9,6 +9,7 @@ enclosing trace) become constant variables; Python and NumPy scalars become lite
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -54,16 +55,22 @@ class DebugInfo:
 
 
 class JaxprTracer(Tracer):
-    """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``)."""
+    """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``).
 
-    __slots__ = ("_aval", "jaxpr_var")
+    A tracer with a ``literal`` stands for that constant (a scalar constant, or a
+    conversion of one folded while staging): equations and outputs use the literal, and its
+    ``jaxpr_var`` is never part of the jaxpr.
+    """
+
+    __slots__ = ("_aval", "jaxpr_var", "literal")
 
     _trace: JaxprTrace
 
-    def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None:
+    def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var, literal: Literal | None = None) -> None:
         super().__init__(trace)
         self._aval: ShapedArray = aval
         self.jaxpr_var: Var = var  # not `var`: that is the Array method (x.var())
+        self.literal: Literal | None = literal
 
     @property
     def aval(self) -> ShapedArray:
@@ -79,15 +86,20 @@ class JaxprTracer(Tracer):
 
 
 def _literal(x: object) -> Literal | None:
-    """A literal for a concrete scalar (Python, NumPy, or a 0-d device array), else None."""
-    if is_scalar(x):
+    """The literal for a constant JAX writes inline (``core.is_literalable``): a Python or
+    NumPy scalar, or a 0-d NumPy array; else None. Device arrays, even 0-d ones, are never
+    literals: they become constant variables."""
+    if isinstance(x, (bool, int, float, complex)):
         return Literal(x, literal_aval(x))
-    if is_ndarray(x) and x.ndim == 0:
-        return Literal(x[()], ShapedArray((), dtypes.canonicalize_dtype(x.dtype)))
-    aval = getattr(x, "aval", None)
-    if isinstance(aval, ShapedArray) and aval.shape == () and hasattr(x, "_arrays"):
-        return Literal(np.asarray(x)[()], aval)
-    return None
+    value = x if is_ndarray(x) else np.asarray(x) if is_scalar(x) else None
+    if value is None or value.ndim != 0:
+        return None
+    try:
+        dtypes.check_valid_dtype(value.dtype)
+    except TypeError:
+        return None  # not a JAX value: the constant's aval raises JAX's error
+    dtype = dtypes.canonicalize_dtype(value.dtype)
+    return Literal(value.astype(dtype)[()], ShapedArray((), dtype))
 
 
 class JaxprTrace(Trace):
@@ -126,7 +138,7 @@ class JaxprTrace(Trace):
     def to_atom(self, x: Any) -> Atom:
         """The jaxpr atom for an operand: its var, a literal, or a new constant variable."""
         if isinstance(x, JaxprTracer) and x.belongs_to(self):
-            return x.jaxpr_var
+            return x.jaxpr_var if x.literal is None else x.literal
         if isinstance(x, Tracer):
             x.check_live()
         if not isinstance(x, Tracer):
@@ -158,18 +170,44 @@ class JaxprTrace(Trace):
         """A tracer of this trace standing for one of its variables."""
         return JaxprTracer(self, var.aval, var)
 
+    def literal_tracer(self, literal: Literal) -> JaxprTracer:
+        """A tracer of this trace standing for a literal."""
+        return JaxprTracer(self, literal.aval, Var(literal.aval), literal)
+
     def to_tracer(self, x: Any) -> JaxprTracer:
-        """``x`` as a tracer of this trace."""
+        """``x`` as a tracer of this trace (a literal one for a scalar constant)."""
         if isinstance(x, JaxprTracer) and x.belongs_to(self):
             return x
         if isinstance(x, Tracer):
             x.check_live()
+        else:
+            lit = _literal(x)
+            if lit is not None:
+                return self.literal_tracer(lit)
         return self.const_tracer(x)
 
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
-        """Records ``primitive`` applied to ``args`` as an equation; returns tracers for its outputs."""
+        """Records ``primitive`` applied to ``args`` as an equation; returns tracers for its outputs.
+
+        As JAX's staging does, a primitive with a ``const_fold`` rule applied to literals is
+        computed now (its results are literals), and one whose ``forward`` rule says every
+        output is an input is not recorded (the input is returned).
+        """
         atoms = [self.to_atom(a) for a in args]
-        avals_out = primitive.abstract_eval(*(a.aval for a in atoms), **params)
+        avals_in = [a.aval for a in atoms]
+        avals_out = primitive.abstract_eval(*avals_in, **params)
+        rules = primitive.rules
+        if rules.const_fold is not None and any(isinstance(a, Literal) for a in atoms):
+            consts = [a.val if isinstance(a, Literal) else None for a in atoms]
+            folded = rules.const_fold(consts, avals_out, **params)
+            if folded is not None:
+                outs = [self.literal_tracer(Literal(c, a)) for c, a in zip(folded, avals_out, strict=True)]
+                return outs if primitive.multiple_results else outs[0]
+        if rules.forward is not None:
+            forwarded = rules.forward(*avals_in, **params)
+            if all(i is not None for i in forwarded):
+                outs = [self.to_tracer(args[i]) for i in forwarded if i is not None]
+                return outs if primitive.multiple_results else outs[0]
         outvars = [Var(a) for a in avals_out]
         eqn = JaxprEqn(atoms, outvars, primitive, params, user_frame())
         self.eqns.append(eqn)
@@ -180,13 +218,9 @@ class JaxprTrace(Trace):
 
     def finish(self, outs: Sequence[Any]) -> ClosedJaxpr:
         """Ends tracing; returns the closed jaxpr whose outputs are ``outs``."""
-        outvars = [self.to_atom(x) for x in outs]
-        for i, a in enumerate(outvars):
-            if isinstance(a, Literal):
-                # Outputs are always variables of the jaxpr's own type, never weak literals.
-                outvars[i] = self.const_tracer(np.asarray(a.val, a.aval.dtype)).jaxpr_var
+        outvars = [self.to_atom(x) for x in outs]  # a constant scalar output stays a literal
         self.close()
-        jaxpr = Jaxpr(self.constvars, self.invars, list(outvars), self.eqns)
+        jaxpr = Jaxpr(self.constvars, self.invars, outvars, self.eqns)
         return ClosedJaxpr(jaxpr, self.consts)
 
     # -- error provenance ---------------------------------------------------
@@ -268,9 +302,21 @@ def trace_to_jaxpr(
         trace.close()
 
 
+_converted: weakref.WeakKeyDictionary[ClosedJaxpr, Jaxpr] = weakref.WeakKeyDictionary()
+
+
 def convert_constvars_to_invars(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
-    """Moves the constants of a closed jaxpr to leading inputs (closure conversion)."""
+    """Moves the constants of a closed jaxpr to leading inputs (closure conversion).
+
+    The same closed jaxpr always gives the same jaxpr (the jaxpr itself when it has no
+    constants), so a function staged twice prints its jaxpr once, shared, as in JAX.
+    """
     j = closed.jaxpr
-    return Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), list(closed.consts)
+    if not j.constvars:
+        return j, list(closed.consts)
+    converted = _converted.get(closed)
+    if converted is None:
+        converted = _converted[closed] = Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns)
+    return converted, list(closed.consts)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.jaxpr import eval_jaxpr
 from jax_core._src.core.source_info import function_location
-from jax_core._src.core.trace import eval_trace, get_aval, set_current_trace
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad
 from jax_core._src.interpreters.ad_util import (
     UndefinedPrimal,
@@ -82,7 +82,7 @@ def _strip_aux_tracers(aux: Any) -> Any:
 
 
 def _nonzero(ct: Any, primal: Any) -> Any:
-    return zeros_like_aval(tangent_aval(get_aval(primal)).strip_weak_type()) if isinstance(ct, Zero) else ct
+    return zeros_like_aval(tangent_aval(get_aval(primal))) if isinstance(ct, Zero) else ct  # weak if the primal is
 
 
 # -- forward mode ----------------------------------------------------------------------------
@@ -378,11 +378,11 @@ def _check_scalar_output(out: Any, holomorphic: bool, what: str) -> None:
 
 
 def _seed(out: Any) -> Any:
-    """The cotangent ``grad`` pulls back: a concrete ``1`` Array with the output's dtype and weak
-    type, as JAX seeds it (a custom ``bwd`` receives an Array; under a trace it is a literal)."""
+    """The cotangent ``grad`` pulls back: a ``1`` with the output's dtype and weak type, as JAX
+    seeds it: bound in the current trace, so eagerly it is an Array (a custom ``bwd`` receives
+    an Array) and under a trace the conversion of a constant folds to a literal."""
     aval = get_aval(out)
-    with set_current_trace(eval_trace):
-        return convert_element_type_p.bind(np.ones((), aval.dtype), new_dtype=aval.dtype, weak_type=aval.weak_type)
+    return convert_element_type_p.bind(np.ones((), aval.dtype), new_dtype=aval.dtype, weak_type=aval.weak_type)
 
 
 def value_and_grad(

@@ -124,7 +124,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, o
     from jax_core._src.lax import elementwise as lax_api
 
     idx = lax_api.convert_element_type(index, np.int32)
-    idx = lax_api.max(lax_api.min(idx, np.int32(len(branches) - 1)), np.int32(0))
+    idx = lax_api.clamp(np.array(0, np.int32), idx, np.array(len(branches) - 1, np.int32))
     names = ["branch 0", *(f"branch{i}" for i in range(1, len(branches)))]
     return _cond_internal("switch", idx, branches, names, operands)
 

@@ -140,6 +140,28 @@ def _convert_element_type_transpose(
     return [convert_element_type_p.bind(ct, new_dtype=old.dtype, weak_type=old.weak_type)]
 
 
+def _convert_element_type_forward(
+    x: ShapedArray, *, new_dtype: np.dtype[Any], weak_type: bool
+) -> list[int | None]:
+    """Staging: a conversion to the operand's own type is the operand (JAX's forwarding rule)."""
+    same = x.dtype == new_dtype and x.weak_type == weak_type and not dtypes.is_extended_dtype(new_dtype)
+    return [0 if same else None]
+
+
+def _convert_element_type_fold(
+    consts: Sequence[Any], avals_out: Sequence[ShapedArray], *, new_dtype: np.dtype[Any], weak_type: bool
+) -> list[Any] | None:
+    """Staging: a scalar literal is converted now, so the result is a literal too (JAX's
+    ``_convert_elt_type_folding_rule``)."""
+    (c,), (out,) = consts, avals_out
+    if c is None or out.shape or dtypes.is_extended_dtype(new_dtype):
+        return None
+    value = np.asarray(c)
+    if dtypes.issubdtype(value.dtype, np.complexfloating) and not dtypes.issubdtype(new_dtype, np.complexfloating):
+        value = value.real
+    return [value.astype(new_dtype)[()]]
+
+
 convert_element_type_p = Primitive("convert_element_type")
 convert_element_type_p.def_rules(
     Rules(
@@ -148,6 +170,8 @@ convert_element_type_p.def_rules(
         jvp=_convert_element_type_jvp,
         transpose=_convert_element_type_transpose,
         batch=vectorized_batcher(convert_element_type_p),
+        forward=_convert_element_type_forward,
+        const_fold=_convert_element_type_fold,
     )
 )
 

@@ -203,6 +203,13 @@ def _broadcast_in_dim_batch(
     return broadcast_in_dim(moveaxis(x, d, 0), (size, *shape), new_dims), 0
 
 
+def _broadcast_in_dim_forward(
+    operand: ShapedArray, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
+) -> list[int | None]:
+    """Staging: a broadcast to the operand's own shape is the operand (JAX's forwarding rule)."""
+    return [0 if operand.shape == shape else None]
+
+
 broadcast_in_dim_p.def_rules(
     Rules(
         abstract_eval=_broadcast_in_dim_abstract_eval,
@@ -211,6 +218,7 @@ broadcast_in_dim_p.def_rules(
         transpose=_broadcast_in_dim_transpose,
         batch=_broadcast_in_dim_batch,
         pp=_broadcast_in_dim_pp,
+        forward=_broadcast_in_dim_forward,
     )
 )
 

@@ -1,6 +1,7 @@
 # GENERATED from jax_core/_src/interpreters/staging.py by tools/gen_overlays.py (mypy stubgen): do not edit.
 # Shipped beside the module in the wheel; read by pyright in the repository (stubPath).
 import dataclasses
+import weakref
 from collections.abc import Callable as Callable, Sequence
 from jax_core._src import dtypes as dtypes
 from jax_core._src.core.avals import ShapedArray as ShapedArray
@@ -20,11 +21,17 @@ class DebugInfo:
         """``the function f at file.py:3 for jit``."""
 
 class JaxprTracer(Tracer):
-    """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``)."""
+    """A value being staged into a jaxpr (JAX's ``DynamicJaxprTracer``).
+
+    A tracer with a ``literal`` stands for that constant (a scalar constant, or a
+    conversion of one folded while staging): equations and outputs use the literal, and its
+    ``jaxpr_var`` is never part of the jaxpr.
+    """
     _trace: JaxprTrace
     _aval: ShapedArray
     jaxpr_var: Var
-    def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None: ...
+    literal: Literal | None
+    def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var, literal: Literal | None = None) -> None: ...
     @property
     def aval(self) -> ShapedArray:
         """The abstract value of the staged variable."""
@@ -33,7 +40,9 @@ class JaxprTracer(Tracer):
         """Why this value is not concrete: the arguments or the operations it came from."""
 
 def _literal(x: object) -> Literal | None:
-    """A literal for a concrete scalar (Python, NumPy, or a 0-d device array), else None."""
+    """The literal for a constant JAX writes inline (``core.is_literalable``): a Python or
+    NumPy scalar, or a 0-d NumPy array; else None. Device arrays, even 0-d ones, are never
+    literals: they become constant variables."""
 
 class JaxprTrace(Trace):
     """Records primitives into a jaxpr while the traced function runs."""
@@ -62,10 +71,17 @@ class JaxprTrace(Trace):
         """The equation that produced ``var`` (None for inputs and constants)."""
     def tracer_for(self, var: Var) -> JaxprTracer:
         """A tracer of this trace standing for one of its variables."""
+    def literal_tracer(self, literal: Literal) -> JaxprTracer:
+        """A tracer of this trace standing for a literal."""
     def to_tracer(self, x: Any) -> JaxprTracer:
-        """``x`` as a tracer of this trace."""
+        """``x`` as a tracer of this trace (a literal one for a scalar constant)."""
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
-        """Records ``primitive`` applied to ``args`` as an equation; returns tracers for its outputs."""
+        """Records ``primitive`` applied to ``args`` as an equation; returns tracers for its outputs.
+
+        As JAX's staging does, a primitive with a ``const_fold`` rule applied to literals is
+        computed now (its results are literals), and one whose ``forward`` rule says every
+        output is an input is not recorded (the input is returned).
+        """
     def finish(self, outs: Sequence[Any]) -> ClosedJaxpr:
         """Ends tracing; returns the closed jaxpr whose outputs are ``outs``."""
     def provenance(self, var: Var) -> str:
@@ -76,5 +92,12 @@ class JaxprTrace(Trace):
 
 def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray], debug: DebugInfo) -> ClosedJaxpr:
     """Stages ``fun`` (taking and returning flat lists of arrays) into a closed jaxpr."""
+
+_converted: weakref.WeakKeyDictionary[ClosedJaxpr, Jaxpr]
+
 def convert_constvars_to_invars(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
-    """Moves the constants of a closed jaxpr to leading inputs (closure conversion)."""
+    """Moves the constants of a closed jaxpr to leading inputs (closure conversion).
+
+    The same closed jaxpr always gives the same jaxpr (the jaxpr itself when it has no
+    constants), so a function staged twice prints its jaxpr once, shared, as in JAX.
+    """
