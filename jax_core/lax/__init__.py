@@ -158,6 +158,7 @@ from jax_core._src.lax.reductions.cumulative import cummax as cummax
 from jax_core._src.lax.reductions.cumulative import cummin as cummin
 from jax_core._src.lax.reductions.cumulative import cumprod as cumprod
 from jax_core._src.lax.reductions.cumulative import cumsum as cumsum
+from jax_core._src.lax.reductions.generic import reduce as reduce
 from jax_core._src.lax.reductions.reduce import reduce_and as reduce_and
 from jax_core._src.lax.reductions.reduce import reduce_max as reduce_max
 from jax_core._src.lax.reductions.reduce import reduce_min as reduce_min

@@ -197,8 +197,9 @@ def _top_k_last_axis(operand: ArrayLike, k: int) -> tuple[Array, Array]:
 
 
 # -- top_k with JAX's keywords --------------------------------------------------------------------
-def top_k(operand: ArrayLike, k: int, *, axis: int = -1, is_stable: bool = True) -> tuple[Array, Array]:
-    """The ``k`` largest entries of ``operand`` along ``axis`` and their indices.
+def top_k(operand: ArrayLike, k: int, *, axis: int = -1, is_stable: bool = True) -> list[Array]:
+    """The ``k`` largest entries of ``operand`` along ``axis`` and their indices, as the list
+    ``[values, indices]`` (JAX returns its primitive's list of results).
 
     Ties keep the lower index first (the selection is always stable, so ``is_stable=False``
     gives one of the orders JAX may give).
@@ -219,6 +220,6 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1, is_stable: bool = True)
         )
     ax %= ndim
     if ax == ndim - 1:
-        return _top_k_last_axis(operand, k)
+        return list(_top_k_last_axis(operand, k))
     vals, idx = _top_k_last_axis(moveaxis(operand, ax, ndim - 1), k)
-    return moveaxis(vals, ndim - 1, ax), moveaxis(idx, ndim - 1, ax)
+    return [moveaxis(vals, ndim - 1, ax), moveaxis(idx, ndim - 1, ax)]

@@ -14,13 +14,12 @@ this module.
 from __future__ import annotations
 
 import operator
-import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, overload
 
 import numpy as np
 
-from jax_core._src import config, dtypes
+from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
@@ -46,6 +45,7 @@ from jax_core._src.lax.conv.shapes import dilate_shape, padtype_to_pads
 from jax_core._src.lax.reductions import cumulative as red_cumulative
 from jax_core._src.lax.reductions import cumulative as rr
 from jax_core._src.lax.reductions import reduce as red_reduce
+from jax_core._src.lax.reductions.generic import reduction_jaxpr
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.windowed.common import (
@@ -58,7 +58,7 @@ from jax_core._src.lax.windowed.select_and_scatter import select_and_gather_add
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
@@ -229,46 +229,6 @@ reduce_window_min_p, reduce_window_min = _monoid(
 
 
 # -- the generic reduce_window ---------------------------------------------------------------
-
-_comp_cache: weakref.WeakKeyDictionary[Callable[..., Any], dict[Hashable, tuple[ClosedJaxpr, PyTreeDef]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def reduction_jaxpr(
-    computation: Callable[..., Any], init_avals: Sequence[ShapedArray], init_tree: PyTreeDef
-) -> tuple[ClosedJaxpr, PyTreeDef]:
-    """``computation(x, y)`` over scalars of ``init_avals`` (each a tree like ``init_tree``),
-    traced once per function and input types (JAX's ``_variadic_reduction_jaxpr``)."""
-    key = (tuple(init_avals), init_tree, config.enable_x64.value)
-    try:
-        table = _comp_cache.get(computation)
-    except TypeError:
-        table = None
-    if table is not None and key in table:
-        return table[key]
-    n = len(init_avals)
-    out_trees: list[PyTreeDef] = []
-
-    def flat(*args: Any) -> list[Any]:
-        x, y = tree_unflatten(init_tree, args[:n]), tree_unflatten(init_tree, args[n:])
-        leaves, tree = tree_flatten(computation(x, y))
-        out_trees.append(tree)
-        return leaves
-
-    closed = trace_to_jaxpr(flat, [*init_avals, *init_avals], DebugInfo("reduce_window comp", computation))
-    if any(isinstance(c, Tracer) for c in closed.consts):
-        raise NotImplementedError(
-            "reduce_window: a computation that closes over traced values is not supported; "
-            "pass such values as operands instead."
-        )
-    result = (closed, out_trees[0])
-    try:
-        _comp_cache.setdefault(computation, {})[key] = result
-    except TypeError:
-        pass
-    return result
-
 
 def _reduce_window_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, **params: Any) -> list[ShapedArray]:
     n = len(avals) // 2
@@ -474,7 +434,7 @@ def reduce_window(
     if monoid is not None:
         return monoid(operand, dims, strides, pads, base, wdil)
     init_avals = [get_aval(v) for v in flat_inits]
-    jaxpr, out_tree = reduction_jaxpr(computation, init_avals, init_tree)
+    jaxpr, out_tree = reduction_jaxpr(computation, init_avals, init_tree, "reduce_window comp")
     if operand_tree != out_tree:
         raise ValueError(
             "reduce_window output must have the same tree structure as the operands "
