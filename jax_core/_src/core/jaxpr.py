@@ -365,6 +365,12 @@ ParamsOrder: TypeAlias = Callable[[JaxprEqn], Sequence[str]]
 """Orders the params of an equation for printing."""
 
 
+def _shown_params(eqn: JaxprEqn) -> list[tuple[str, Any]]:
+    """The params an equation prints, in order (its primitive's ``pp`` rule, else all, sorted)."""
+    pp_rule = eqn.primitive.rules.pp
+    return list(pp_rule(eqn.params) if pp_rule is not None else sorted(eqn.params.items()))
+
+
 def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
     """The document for one equation."""
     lhs = _pp_vars(eqn.outvars, ctx, shapes=True)
@@ -373,11 +379,9 @@ def pp_eqn(eqn: JaxprEqn, ctx: NameContext) -> pp.Doc:
         # A call's inner variables print with the names of the outer ones they alias.
         ctx.suggest(inner.jaxpr.invars, eqn.invars)
         ctx.suggest(inner.jaxpr.outvars, eqn.outvars)
-    pp_rule = eqn.primitive.rules.pp
-    shown = pp_rule(eqn.params) if pp_rule is not None else sorted(eqn.params.items())
     rhs = [
         pp.text(eqn.primitive.name),
-        _pp_params(list(shown), ctx),
+        _pp_params(_shown_params(eqn), ctx),
         pp.concat([pp.text(" "), _pp_vars(eqn.invars, ctx)]),
     ]
     if eqn.outvars:
@@ -423,10 +427,10 @@ def pp_jaxpr(jaxpr: Jaxpr, ctx: NameContext) -> pp.Doc:
 
 
 def _subjaxprs(eqn: JaxprEqn) -> list[tuple[str | None, Jaxpr]]:
-    """The jaxprs in an equation's params, each with the name it would be shared under."""
+    """The jaxprs an equation prints in its params, each with the name it would be shared under."""
     name = eqn.params.get("name")
     found: list[tuple[str | None, Jaxpr]] = []
-    for value in eqn.params.values():
+    for _, value in _shown_params(eqn):
         items = cast("tuple[object, ...]", value) if isinstance(value, tuple) else (value,)
         for item in items:
             if isinstance(item, ClosedJaxpr):
