@@ -4,6 +4,8 @@
 #   make demo         run examples/demo.py, then type-check examples/ (mypy + plugin, pyright; tools/typecheck_examples.py)
 #   make test         pytest + typecheck + verifytypes (everything CI runs)
 #   make pytest       the test suite; builds .venv-jax (real JAX, the live oracle: tests/oracle/)
+#   make conformance  the differential suite's seed-fixed sample, jax_core beside real JAX (tests/conformance/)
+#   make conformance-full  every generated call (about 22,000), a table per module
 #   make typecheck    mypy and pyright, strict, on jax_core (also: make mypy / make pyright)
 #   make verifytypes  pyright --verifytypes jax_core must report 100% completeness
 #   make bench        bench/run.py and bench/typing_bench.py; builds .venv-jax (real jax) on first use
@@ -33,7 +35,7 @@ define make_venv
 	fi
 endef
 
-.PHONY: test demo bench pytest typecheck mypy pyright verifytypes imports lint venv clean FORCE
+.PHONY: test demo bench pytest conformance conformance-full typecheck mypy pyright verifytypes imports lint venv clean FORCE
 
 test: imports pytest typecheck verifytypes
 
@@ -60,6 +62,13 @@ demo: $(STAMP)
 pytest: $(STAMP) $(JAX_STAMP)
 	@echo "==> pytest"
 	@JAX_CORE_ORACLE=require $(PY) -m pytest
+
+# The differential conformance suite (tests/conformance/): the sample also runs inside `make pytest`.
+conformance: $(STAMP) $(JAX_STAMP)
+	@$(PY) -m tests.conformance.suite
+
+conformance-full: $(STAMP) $(JAX_STAMP)
+	@$(PY) -m tests.conformance.suite --full
 
 # The layers contract (.importlinter): no runtime import points up the layers of docs/architecture.md.
 imports: $(STAMP)

@@ -92,7 +92,8 @@ def broadcast_batcher(prim: Primitive) -> BatchRule:
 
     When every batched operand has the batch axis at the same position and the same rank,
     the primitive applies as is. Otherwise batched operands get their batch axis first and
-    enough leading unit axes to reach a common rank, so broadcasting lines them up.
+    enough unit axes after it to reach a common rank, and unbatched operands (but rank-0 ones)
+    leading unit axes, so lax's size-1 broadcasting lines them up.
     """
 
     def rule(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[Any, Any]:
@@ -106,8 +107,8 @@ def broadcast_batcher(prim: Primitive) -> BatchRule:
 
         moved: list[Any] = []
         for x, a, d in zip(args, avals, dims):
-            if d is None:
-                moved.append(x)
+            if d is None:  # lax needs equal ranks: unit axes for the batch and any missing ones
+                moved.append(expand_dims(x, tuple(range(1 + rank - a.ndim))) if a.ndim else x)
                 continue
             x = moveaxis(x, d, 0)
             missing = rank - (a.ndim - 1)

@@ -43,6 +43,16 @@ def is_number(d: np.dtype[Any]) -> bool:
     return d != np.bool_ and (dtypes.issubdtype(d, np.number))
 
 
+def is_signed_number(d: np.dtype[Any]) -> bool:
+    """Signed integer, floating or complex: what ``abs`` accepts."""
+    return dtypes.issubdtype(d, np.signedinteger) or dtypes.issubdtype(d, np.inexact)
+
+
+def is_int_or_real_float(d: np.dtype[Any]) -> bool:
+    """Integer or real floating: what ``rem`` accepts."""
+    return is_int(d) or is_real_float(d)
+
+
 def is_any(d: np.dtype[Any]) -> bool:
     """Every dtype."""
     return True
@@ -53,7 +63,9 @@ DTYPE_CLASS_NAMES: dict[DTypeRule, str] = {
     is_real_float: "floating",
     is_int: "integer",
     is_int_or_bool: "integer, bool",
-    is_number: "number",
+    is_number: "integer, complexfloating, floating",
+    is_signed_number: "floating, complexfloating, signedinteger",
+    is_int_or_real_float: "integer, floating",
     is_any: "any",
 }
 """How lax's dtype errors name the dtypes each rule accepts."""
@@ -99,7 +111,15 @@ def naryop_abstract_eval(name: str, accepts: DTypeRule, result_dtype: np.dtype[A
 
 
 def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """NumPy-style broadcasting of operand shapes, with lax's error message."""
+    """lax's broadcasting of operand shapes: equal ranks (or rank 0), sizes equal or 1."""
+    ranks = {len(s) for s in shapes if s}  # rank-0 operands broadcast; others need equal ranks
+    if len(ranks) > 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
+    return numpy_broadcast_shapes(name, *shapes)
+
+
+def numpy_broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy-style broadcasting of shapes (ranks padded on the left), with lax's message."""
     if all(s == shapes[0] for s in shapes[1:]):
         return shapes[0]
     rank = max(len(s) for s in shapes)

@@ -127,6 +127,13 @@ def _view(self: Array, dtype: DTypeLike | None = None, type: None = None) -> Arr
         src = self if old != np_.bool_ else ensure_bool_as_uint8(self)
         out = _view(src, np_.uint8 if new == np_.bool_ else new)
         return out if new != np_.bool_ else ufuncs.not_equal(out, np_.uint8(0))
+    if old.kind == "c":  # as (real, imag) pairs of the component type, interleaved
+        part = dtypes.finfo(old).dtype
+        pairs = shape.stack([ufuncs.real(self), ufuncs.imag(self)], axis=-1)
+        return _view(shape.reshape(pairs, (*self.shape[:-1], self.shape[-1] * 2)).astype(part), new)
+    if new.kind == "c":
+        out = _view(self, dtypes.finfo(new).dtype).astype(new)
+        return out[..., 0::2] + 1j * out[..., 1::2]
     if self.shape[-1] * old.itemsize % new.itemsize:
         raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.")
     if old.itemsize == new.itemsize:

@@ -101,11 +101,14 @@ def _scalar_int(i: Any) -> bool:
 
 def getitem(arr: ArrayLike, idx: Any) -> Array:
     """``arr[idx]`` with NumPy semantics (out-of-bounds array indices are clamped, as in JAX)."""
-    return _getitem(arr, idx, _CLAMP)
+    return _getitem(arr, idx, _PROMISE)
 
 
 _CLAMP: Any = object()
-"""``oob_fill`` meaning: clamp out-of-bounds array indices (NumPy-style reads, as JAX's ``x[idx]``)."""
+"""``oob_fill`` meaning: clamp out-of-bounds array indices (``mode="clip"``)."""
+_PROMISE: Any = object()
+"""``oob_fill`` meaning: indices promised in bounds (JAX's default for ``x[idx]``): XLA clamps the
+read, and the gradient's scatter-add drops out-of-bounds positions."""
 
 
 def _getitem(arr: ArrayLike, idx: Any, oob_fill: Any) -> Array:
@@ -114,7 +117,7 @@ def _getitem(arr: ArrayLike, idx: Any, oob_fill: Any) -> Array:
     x = ensure_array(arr)
     items = _normalize_index(x, idx)
     advanced = any(isinstance(i, (Array, np.ndarray)) and i.ndim > 0 for i in items)
-    if oob_fill is not _CLAMP and any(_scalar_int(i) for i in items):
+    if oob_fill is not _CLAMP and oob_fill is not _PROMISE and any(_scalar_int(i) for i in items):
         # Reads that fill (and the positions of updates, which drop) out of bounds: integer indices,
         # static or traced, go through the gather too (a slice would clamp them).
         advanced = True
@@ -209,8 +212,9 @@ def _gather_advanced(x: Array, adv: list[tuple[int, Any]], slots: list[int], oob
         start_index_map=tuple(range(k)),
     )
     slice_sizes = (1,) * k + tuple(x.shape[r] for r in rest)
-    if oob_fill is _CLAMP:
-        out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.CLIP)
+    if oob_fill is _CLAMP or oob_fill is _PROMISE:
+        mode = slicing.GatherScatterMode.CLIP if oob_fill is _CLAMP else slicing.GatherScatterMode.PROMISE_IN_BOUNDS
+        out = slicing.gather(xt, indices, dnums, slice_sizes, mode=mode)
     else:
         out = slicing.gather(xt, indices, dnums, slice_sizes, mode=slicing.GatherScatterMode.FILL_OR_DROP, fill_value=oob_fill)
     contiguous = all(b - a == 1 for a, b in zip(dims, dims[1:]))
@@ -269,7 +273,10 @@ def _flat_positions(x: Array, idx: Any, clamp: bool = False) -> Array:
 _SCATTERS: dict[str, Callable[..., Array]] = {}
 
 
-def _scatter(x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None) -> Array:
+def _scatter(
+    x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None,
+    indices_are_sorted: bool = False, unique_indices: bool = False,
+) -> Array:
     slicing.GatherScatterMode.from_any(mode)  # JAX's ValueError for an unknown mode
     (vals,) = [ensure_array(v) for v in [values]]
     vals = lax.convert_element_type(vals, x.dtype) if vals.dtype != x.dtype else vals
@@ -286,7 +293,8 @@ def _scatter(x: Array, idx: Any, values: ArrayLike, kind: str, mode: str | None)
         "min": slicing.scatter_min,
         "max": slicing.scatter_max,
     }[kind]
-    out = scatter(flat, pos, upd, dnums, mode=_scatter_mode(mode))
+    out = scatter(flat, pos, upd, dnums, mode=_scatter_mode(mode),
+                  indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)  # fmt: skip
     return jshape.reshape(out, x.shape)
 
 
@@ -297,7 +305,10 @@ def _scatter_mode(mode: str | None) -> slicing.GatherScatterMode:
     return slicing.GatherScatterMode.CLIP if clip else slicing.GatherScatterMode.FILL_OR_DROP
 
 
-def _scatter_apply(x: Array, idx: Any, func: Callable[[Array], Array], mode: str | None) -> Array:
+def _scatter_apply(
+    x: Array, idx: Any, func: Callable[[Array], Array], mode: str | None,
+    indices_are_sorted: bool = False, unique_indices: bool = False,
+) -> Array:
     """``x.at[idx].apply(func)``: ``func`` applied at each selected position, once per occurrence
     (a position selected twice gets ``func(func(x))``, as JAX's ``lax.scatter_apply``)."""
     from jax_core._src.lax.indexing.compositions import scatter_apply
@@ -306,7 +317,7 @@ def _scatter_apply(x: Array, idx: Any, func: Callable[[Array], Array], mode: str
     positions = _flat_positions(x, idx, clamp=_scatter_mode(mode) is slicing.GatherScatterMode.CLIP)
     pos = jshape.reshape(positions, (positions.size, 1))
     dnums = slicing.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
-    out = scatter_apply(jshape.ravel(x), pos, func, dnums, update_shape=(positions.size,), mode=_scatter_mode(mode))
+    out = scatter_apply(jshape.ravel(x), pos, func, dnums, update_shape=(positions.size,), mode=_scatter_mode(mode), indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
     return jshape.reshape(out, x.shape)
 
 
@@ -324,55 +335,57 @@ class _IndexUpdateRef:
     ) -> Array:
         """``x[idx]``; with ``mode="fill"`` out-of-bounds reads give ``fill_value`` (NaN for floats)."""
         parsed = slicing.GatherScatterMode.from_any(mode)
+        if parsed is slicing.GatherScatterMode.CLIP:
+            return _getitem(self._array, self._index, _CLAMP)
         if mode is None or parsed is not slicing.GatherScatterMode.FILL_OR_DROP:
             return getitem(self._array, self._index)
         fill = None if fill_value is None else complex(np.asarray(fill_value)) if np.iscomplexobj(np.asarray(fill_value)) else float(np.asarray(fill_value))
         return _getitem(self._array, self._index, fill)
 
-    def power(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def power(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] **= values`` (repeated indices compose: ``x ** (v1 * v2)``)."""
         x = self._array
         ones = jshape.broadcast_to(np.ones((), x.dtype), x.shape)
-        exponents = _scatter(ones, self._index, values, "multiply", mode)
-        touched = _scatter(ensure_array(np.zeros(x.shape, np.bool_)), self._index, np.bool_(True), "set", mode)
+        exponents = _scatter(ones, self._index, values, "multiply", mode, indices_are_sorted, unique_indices)
+        touched = _scatter(ensure_array(np.zeros(x.shape, np.bool_)), self._index, np.bool_(True), "set", mode, indices_are_sorted, unique_indices)
         from jax_core._src.numpy.ufuncs import power
 
         return lax.select(touched, power(x, exponents), x)
 
-    def set(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def set(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] = values``."""
-        return _scatter(self._array, self._index, values, "set", mode)
+        return _scatter(self._array, self._index, values, "set", mode, indices_are_sorted, unique_indices)
 
-    def add(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def add(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] += values`` (repeated indices accumulate)."""
-        return _scatter(self._array, self._index, values, "add", mode)
+        return _scatter(self._array, self._index, values, "add", mode, indices_are_sorted, unique_indices)
 
-    def subtract(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def subtract(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] -= values``."""
-        return _scatter(self._array, self._index, lax.neg(ensure_array(values)), "add", mode)
+        return _scatter(self._array, self._index, lax.neg(ensure_array(values)), "add", mode, indices_are_sorted, unique_indices)
 
-    def multiply(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def multiply(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] *= values``."""
-        return _scatter(self._array, self._index, values, "multiply", mode)
+        return _scatter(self._array, self._index, values, "multiply", mode, indices_are_sorted, unique_indices)
 
     mul = multiply
 
-    def divide(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def divide(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] /= values``."""
         one = lax.to_dtype(1, self._array.dtype, False)
-        return _scatter(self._array, self._index, lax.div(ensure_array(one), lax.convert_element_type(ensure_array(values), self._array.dtype)), "multiply", mode)
+        return _scatter(self._array, self._index, lax.div(ensure_array(one), lax.convert_element_type(ensure_array(values), self._array.dtype)), "multiply", mode, indices_are_sorted, unique_indices)
 
-    def min(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def min(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] = minimum(x[idx], values)``."""
-        return _scatter(self._array, self._index, values, "min", mode)
+        return _scatter(self._array, self._index, values, "min", mode, indices_are_sorted, unique_indices)
 
-    def max(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def max(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] = maximum(x[idx], values)``."""
-        return _scatter(self._array, self._index, values, "max", mode)
+        return _scatter(self._array, self._index, values, "max", mode, indices_are_sorted, unique_indices)
 
-    def apply(self, func: Callable[[Array], Array], *, mode: str | None = None) -> Array:
+    def apply(self, func: Callable[[Array], Array], *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> Array:
         """A copy of ``x`` with ``x[idx] = func(x[idx])`` (``func`` elementwise)."""
-        return _scatter_apply(self._array, self._index, func, mode)
+        return _scatter_apply(self._array, self._index, func, mode, indices_are_sorted, unique_indices)
 
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self._array!r}, {self._index!r})"

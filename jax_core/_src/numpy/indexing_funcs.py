@@ -196,6 +196,8 @@ def put_along_axis(
         updated: Array = flat.at[_wrap_negative(idx, flat.size)].set(values, mode=mode)
         return jshape.reshape(updated, x.shape)
     ax = canonicalize_axis(axis, x.ndim)
+    if idx.ndim == x.ndim:  # indices broadcast along the other axes, as NumPy's and JAX's do
+        idx = jshape.broadcast_to(idx, tuple(idx.shape[k] if k == ax else x.shape[k] for k in range(x.ndim)))
     grids = _broadcast_grids(x, idx, ax)
     out: Array = x.at[tuple(grids)].set(values, mode=mode)
     return out
@@ -455,8 +457,8 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     if x.ndim < 2:
         raise ValueError("diagonal requires an array of at least two dimensions.")
     a1, a2 = canonicalize_axis(axis1, x.ndim), canonicalize_axis(axis2, x.ndim)
-    if a1 == a2:
-        raise ValueError("axis1 and axis2 can not be the same")
+    if a1 == a2:  # JAX's TypeError (its transpose permutation repeats an axis)
+        raise TypeError(f"diagonal: axis1 and axis2 must differ, got axis1={axis1}, axis2={axis2}")
     from jax_core._src.numpy.manipulation import moveaxis
 
     x = moveaxis(x, (a1, a2), (-2, -1))

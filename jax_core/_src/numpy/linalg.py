@@ -15,6 +15,7 @@ import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.lax.linalg import decompositions as lax_linalg
+from jax_core._src.lax.linalg import dot as lax_dot
 from jax_core._src.numpy import indexing_funcs, manipulation, products, reductions
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
@@ -303,18 +304,22 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
 
 
 def matrix_rank(M: ArrayLike, rtol: ArrayLike | None = None, *, hermitian: bool = False, tol: ArrayLike | None = None) -> Array:
-    """The number of singular values above ``rtol * max(s)`` (default rtol: ``max(m, n) * eps``)."""
+    """The number of singular values above a threshold: by default ``max(s) * max(m, n) * eps``;
+    a given ``rtol`` (or ``tol``) is the threshold itself, as JAX 0.12 compares it."""
     x = _inexact("matrix_rank", M)
     if tol is not None:
+        if rtol is not None:
+            raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
         rtol = tol
     if x.ndim < 2:
         return reductions.any(x != 0).astype(np.int32)
     s = svdvals(x)
     if rtol is None:
-        rtol_v: Any = s.max(axis=-1, keepdims=True) * builtins.max(x.shape[-2:]) * float(dtypes.finfo(s.dtype).eps)
+        rtol_v: Any = s.max(axis=-1) * np.asarray(builtins.max(x.shape[-2:]), s.dtype) * np.asarray(dtypes.finfo(s.dtype).eps, s.dtype)
     else:
-        rtol_v = ensure_array(rtol)[..., None] * s.max(axis=-1, keepdims=True) if tol is None else jshape.broadcast_to(ensure_array(rtol), s.shape[:-1])[..., None]
-    return reductions.sum(s > rtol_v, axis=-1).astype(dtypes.default_int_dtype())
+        rtol_v = ensure_array(rtol)
+    rtol_v = jshape.expand_dims(rtol_v, np.ndim(rtol_v))
+    return reductions.sum(s > rtol_v, axis=-1)
 
 
 @jitted(static=('hermitian',))
@@ -337,45 +342,57 @@ def pinv(a: ArrayLike, rtol: ArrayLike | None = None, hermitian: bool = False, *
 
 
 def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None, *, numpy_resid: bool = False) -> tuple[Array, Array, Array, Array]:
-    """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, singular values)``."""
+    """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, singular values)``.
+
+    As JAX's: singular values below ``rcond * s[0]`` (and zeros) are dropped; the residuals are
+    ``norm(b - a @ x, axis=0) ** 2`` (one per column of ``b``, so shape ``(1,)`` for a vector),
+    or, with ``numpy_resid``, empty where NumPy gives none.
+    """
     check_arraylike("lstsq", a, b)
     x, y = (ensure_array(v) for v in promote_dtypes_inexact(a, b))
-    if x.ndim != 2:
-        raise TypeError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
-    if y.ndim not in (1, 2):
-        raise TypeError(f"{y.ndim}-dimensional array given. Array must be one or two-dimensional")
-    m, n = x.shape
+    if x.shape[0] != y.shape[0]:
+        raise ValueError("Leading dimensions of input arrays must match")
     vec = y.ndim == 1
     yy = y[:, None] if vec else y
-    u, s, vh = svd(x, full_matrices=False)
-    eps = float(dtypes.finfo(s.dtype).eps)
-    rc = eps * builtins.max(m, n) if rcond is None else float(rcond) if rcond >= 0 else eps
-    mask = s >= rc * (s[0] if s.shape[0] else 0)
-    rank = reductions.sum(mask).astype(dtypes.default_int_dtype())
-    safe_s = indexing_funcs.where(mask, s, np.ones((), s.dtype))
-    s_inv = indexing_funcs.where(mask, 1 / safe_s, np.zeros((), s.dtype)).astype(x.dtype)
-    uTb = products.matmul(_H(u), yy)
-    sol = products.matmul(_H(vh), s_inv[:, None] * uTb)
-    from jax_core._src.numpy import ufuncs
-
-    if numpy_resid:
-        if m > n and int(np.asarray(rank)) == n:
-            resid = reductions.sum(ufuncs.abs(yy - products.matmul(x, sol)) ** 2, axis=0)
-        else:
-            resid = ensure_array(np.zeros((0,), _real_dtype(x.dtype)))
+    if x.ndim != 2:
+        raise TypeError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    if yy.ndim != 2:
+        raise TypeError(f"{yy.ndim}-dimensional array given. Array must be one or two-dimensional")
+    m, n = x.shape
+    hi = lax_dot.Precision.HIGHEST
+    if x.size == 0:
+        s = ensure_array(np.zeros((0,), x.dtype))
+        rank = ensure_array(np.asarray(0, dtypes.default_int_dtype()))
+        sol = ensure_array(np.zeros((n, *yy.shape[1:]), x.dtype))
     else:
-        resid = reductions.sum(ufuncs.abs(yy - products.matmul(x, sol)) ** 2, axis=0)
+        eps = float(dtypes.finfo(x.dtype).eps)
+        rc: Any = eps * builtins.max(n, m) if rcond is None else indexing_funcs.where(ensure_array(rcond) < 0, eps, rcond)
+        u, s, vh = svd(x, full_matrices=False)
+        mask = (s > 0) & (s >= _as_dtype(rc, s.dtype) * s[0])
+        rank = reductions.sum(mask)
+        safe_s = indexing_funcs.where(mask, s, 1).astype(x.dtype)
+        s_inv = indexing_funcs.where(mask, 1 / safe_s, 0)[:, None]
+        uTb = products.matmul(_H(u), yy, precision=hi)
+        sol = products.matmul(_H(vh), s_inv * uTb, precision=hi)
+    if numpy_resid and (int(np.asarray(rank)) < n or m <= n):
+        resid = ensure_array(np.zeros((0,), x.dtype))
+    else:
+        resid = norm(yy - products.matmul(x, sol, precision=hi), axis=0) ** 2
     if vec:
-        sol = sol[:, 0]
-        resid = resid[0] if resid.shape[0] else resid
+        sol = jshape.ravel(sol)
     return sol, resid, rank, s
+
+
+def _as_dtype(v: Any, dtype: np.dtype[Any]) -> Array:
+    return ensure_array(v).astype(dtype)
 
 
 def norm(x: ArrayLike, ord: int | str | float | None = None, axis: None | tuple[int, ...] | int = None, keepdims: bool = False) -> Array:
     """Vector or matrix norm (NumPy's ``ord`` values: None/'fro', 'nuc', inf, -inf, 0, 1, -1, 2, -2, p)."""
     from jax_core._src.numpy import ufuncs
 
-    a = _inexact("norm", x)
+    check_arraylike("jnp.linalg.norm", x)
+    a = ensure_array(promote_dtypes_inexact(x)[0])
     if axis is None:
         if ord is None:
             return ufuncs.sqrt(reductions.sum(ufuncs.real(a * ufuncs.conj(a)), keepdims=keepdims))
@@ -385,34 +402,37 @@ def norm(x: ArrayLike, ord: int | str | float | None = None, axis: None | tuple[
     if len(axes) == 1:
         return vector_norm(a, axis=axes, keepdims=keepdims, ord=2 if ord is None else ord)
     if len(axes) == 2:
-        return _matrix_norm(a, axes, keepdims, "fro" if ord is None else ord)
-    raise ValueError(f"Invalid axis values ({axis}) for jnp.linalg.norm.")
+        return _matrix_norm(a, axes, keepdims, ord)
+    raise ValueError(
+        f"Improper number of axes for norm: axis={axis!r}. Pass one axis to compute a vector-norm, "
+        "or two axes to compute a matrix-norm."
+    )
 
 
 def vector_norm(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord: int | str | float = 2) -> Array:
-    """The ``ord``-norm of vectors along ``axis`` (all elements by default)."""
+    """The ``ord``-norm of vectors along ``axis`` (all elements by default), in ``x``'s dtype
+    (integers are not promoted first: the square root or power promotes them, as in JAX)."""
     from jax_core._src.numpy import ufuncs
 
-    a = _inexact("vector_norm", x)
-    if axis is None:
-        flat = jshape.ravel(a)
-        out = vector_norm(flat, axis=0, ord=ord)
-        return jshape.reshape(out, (1,) * a.ndim) if keepdims else out
-    absx = ufuncs.abs(a)
-    if ord == np.inf:
-        return reductions.max(absx, axis=axis, keepdims=keepdims)
-    if ord == -np.inf:
-        return reductions.min(absx, axis=axis, keepdims=keepdims)
-    if ord == 0:
-        return reductions.sum(a != 0, axis=axis, keepdims=keepdims, dtype=absx.dtype)
-    if ord == 1:
-        return reductions.sum(absx, axis=axis, keepdims=keepdims)
-    if ord == 2:
+    check_arraylike("jnp.linalg.vector_norm", x)
+    a = ensure_array(x)
+    if ord == 2 or ord is None:  # pyright: ignore[reportUnnecessaryComparison]  # JAX takes None
         return ufuncs.sqrt(reductions.sum(ufuncs.real(a * ufuncs.conj(a)), axis=axis, keepdims=keepdims))
+    if ord == np.inf:
+        return reductions.max(ufuncs.abs(a), axis=axis, keepdims=keepdims, initial=0)
+    if ord == -np.inf:
+        return reductions.min(ufuncs.abs(a), axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return reductions.sum(a != 0, dtype=dtypes.finfo(a.dtype).dtype, axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return reductions.sum(ufuncs.abs(a), axis=axis, keepdims=keepdims)
     if isinstance(ord, str):
-        raise ValueError(f"Invalid order '{ord}' for vector norm.")
-    p = float(ord)
-    return ufuncs.power(reductions.sum(ufuncs.power(absx, p), axis=axis, keepdims=keepdims), 1.0 / p)
+        hint = {"inf": "Use 'jax.numpy.inf' instead.", "-inf": "Use '-jax.numpy.inf' instead."}.get(ord, "")
+        raise ValueError(f"Invalid order '{ord}' for vector norm.{hint}")
+    absx = ufuncs.abs(a)
+    p = np.asarray(ord, absx.dtype)
+    total = reductions.sum(ufuncs.power(absx, p), axis=axis, keepdims=keepdims)
+    return ufuncs.power(total, np.asarray(1.0 / p, absx.dtype))
 
 
 def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: str | int = "fro") -> Array:
@@ -425,29 +445,22 @@ def _matrix_norm(a: Array, axes: tuple[int, ...], keepdims: bool, ord: Any) -> A
     from jax_core._src.numpy import ufuncs
 
     r, c = axes
-    if ord == "fro":
-        out = ufuncs.sqrt(reductions.sum(ufuncs.real(a * ufuncs.conj(a)), axis=axes, keepdims=keepdims))
-        return out
-    if ord in (1, -1):
-        s = reductions.sum(ufuncs.abs(a), axis=r, keepdims=True)
-        red = reductions.max if ord == 1 else reductions.min
-        out = red(s, axis=c, keepdims=True)
-    elif ord in (np.inf, -np.inf):
-        s = reductions.sum(ufuncs.abs(a), axis=c, keepdims=True)
-        red = reductions.max if ord == np.inf else reductions.min
-        out = red(s, axis=r, keepdims=True)
-    elif ord in (2, -2, "nuc"):
-        moved = manipulation.moveaxis(a, (r, c), (-2, -1))
-        sv = svdvals(moved)
-        val = reductions.max(sv, axis=-1) if ord == 2 else reductions.min(sv, axis=-1) if ord == -2 else reductions.sum(sv, axis=-1)
-        out = val
-        if keepdims:
-            for ax in sorted((r, c)):
-                out = jshape.expand_dims(out, ax)
-        return out
-    else:
-        raise ValueError(f"Invalid order '{ord}' for matrix norm.")
-    return out if keepdims else jshape.squeeze(out, axes)
+    if ord is None or ord in ("f", "fro"):
+        return ufuncs.sqrt(reductions.sum(ufuncs.real(a * ufuncs.conj(a)), axis=axes, keepdims=keepdims))
+    if ord in (1, -1, np.inf, -np.inf):
+        inner, outer = (r, c) if ord in (1, -1) else (c, r)
+        if not keepdims and outer > inner:
+            outer -= 1
+        sums = reductions.sum(ufuncs.abs(a), axis=inner, keepdims=keepdims)
+        if ord in (1, np.inf):
+            return reductions.max(sums, axis=outer, keepdims=keepdims, initial=0)
+        return reductions.min(sums, axis=outer, keepdims=keepdims)
+    if ord in ("nuc", 2, -2):
+        sv = svdvals(manipulation.moveaxis(a, (r, c), (-2, -1)))
+        out = (reductions.max(sv, axis=-1, initial=0) if ord == 2
+               else reductions.min(sv, axis=-1) if ord == -2 else reductions.sum(sv, axis=-1))  # fmt: skip
+        return jshape.expand_dims(out, (r, c)) if keepdims else out
+    raise ValueError(f"Invalid order '{ord}' for matrix norm.")
 
 
 @jitted(static=('p',))

@@ -597,6 +597,8 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
 
 def _split(name: str, ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int, strict: bool) -> list[Array]:
     x = _arr(name, ary)
+    if x.ndim == 0:  # JAX indexes the shape: an IndexError
+        raise IndexError(f"jnp.{name} needs an array of at least one dimension, got a 0-d array")
     ax = canonicalize_axis(axis, x.ndim)
     n = x.shape[ax]
     if isinstance(indices_or_sections, Tracer):
@@ -669,6 +671,8 @@ def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | N
     from jax_core._src.numpy.indexing_funcs import take
 
     x = _arr("delete", arr)
+    if isinstance(obj, (list, tuple)):
+        raise TypeError(f"delete requires ndarray or scalar arguments, got {type(obj)} at position 1.")
     if axis is None:
         x = jshape.ravel(x)
         axis = 0
@@ -696,6 +700,8 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
     from jax_core._src.numpy.indexing_funcs import take
 
     x = _arr("insert", arr)
+    if isinstance(obj, (list, tuple)):
+        raise TypeError(f"insert requires ndarray or scalar arguments, got {type(obj)} at position 1.")
     check_arraylike("insert", values)
     if axis is None:
         x = jshape.ravel(x)

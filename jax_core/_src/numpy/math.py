@@ -7,6 +7,7 @@ C++ jit fast path.
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -15,6 +16,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lax import elementwise as lax
+from jax_core._src.lax.ad_ops import stop_gradient
 from jax_core._src.lax.elementwise import bitcast_convert_type
 from jax_core._src.numpy import ufuncs
 from jax_core._src.numpy.ufuncs import BinaryFn, UnaryFn
@@ -25,6 +27,7 @@ from jax_core._src.numpy.util import (
     promote_dtypes,
     promote_dtypes_inexact,
     promote_dtypes_numeric,
+    promote_shapes,
 )
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -172,7 +175,9 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
         raise NotImplementedError("The 'out' argument to jnp.round is not supported.")
     x = ensure_array(a)
     decimals = operator.index(decimals)
-    if x.dtype == np.bool_ or dtypes.issubdtype(x.dtype, np.integer):
+    if x.dtype == np.bool_:
+        raise ValueError("data type dtype('bool') not compatible with finfo")
+    if dtypes.issubdtype(x.dtype, np.integer):
         if decimals < 0:
             factor = _const(x, 10 ** (-decimals))
             return lax.mul(_round_int(lax.div(x, factor), lax.rem(x, factor), factor), factor)
@@ -228,9 +233,13 @@ def modf(x: ArrayLike, /) -> tuple[Array, Array]:
 
 @jitted()
 def divmod(x1: ArrayLike, x2: ArrayLike, /) -> tuple[Array, Array]:
-    """``(floor_divide(x1, x2), remainder(x1, x2))``."""
+    """``(floor_divide(x1, x2), remainder(x1, x2))`` (floats: one ``fmod``-based computation)."""
     check_arraylike("divmod", x1, x2)
-    return ufuncs.floor_divide(x1, x2), ufuncs.remainder(x1, x2)
+    a, b = promote_dtypes_numeric(x1, x2)
+    if dtypes.issubdtype(get_aval(a).dtype, np.integer):
+        return ufuncs.floor_divide(a, b), ufuncs.remainder(a, b)
+    a, b = promote_shapes("divmod", a, b)
+    return ufuncs.float_divmod(a, b)
 
 
 @jitted()
@@ -378,13 +387,70 @@ radians = deg2rad
 degrees = rad2deg
 
 
+# sin(pi r) / (pi r) = 1 + t q(t) for t = r**2, |r| <= 1/2: JAX 0.12's minimax coefficients of q
+# (lowest degree first), so results agree with JAX's to the bit.
+_SINC_Q32 = tuple(float.fromhex(h) for h in (
+    "-0x1.a51a66p0", "0x1.9f9cb4p-1", "-0x1.86a8e4p-3", "0x1.ac6806p-6", "-0x1.33816ap-9",
+    "0x1.37471ap-13"))  # fmt: skip
+_SINC_Q64 = tuple(float.fromhex(h) for h in (
+    "-0x1.a51a6625307d3p0", "0x1.9f9cb402bc46cp-1", "-0x1.86a8e4720db67p-3",
+    "0x1.ac6805cf350a6p-6", "-0x1.33816aa4607abp-9", "0x1.374719fab3915p-13",
+    "-0x1.d42498d1ce099p-18", "0x1.0fc992ff39e13p-22", "-0x1.f5f9d970ca6dfp-28",
+    "0x1.79788684225eap-33", "-0x1.d7353939082fep-39"))  # fmt: skip
+
+
+def _horner(x: Array, coeffs: tuple[float, ...]) -> Array:
+    """``sum(c[k] * x**k)`` by Horner's rule from the highest degree (``lax.polynomial``'s order)."""
+    assert len(coeffs) > 1
+    acc: Any = _const(x, coeffs[-1])
+    for c in reversed(coeffs[:-1]):
+        acc = lax.add(lax.mul(acc, x), _const(x, c))
+    return ensure_array(acc)
+
+
+def _sinc_complex(x: Array) -> Array:
+    """Complex sinc: a Taylor series in ``(pi x)**2`` inside the unit disc, ``sin(u) / u`` outside."""
+    re = lax.real(x)
+    at_inf = lax.bitwise_and(lax.eq(lax.abs(re), _const(re, np.inf)), lax.is_finite(lax.imag(x)))
+    u = _where(at_inf, _const(x, 1), lax.mul(_const(x, np.pi), x))
+    series_zone = lax.lt(lax.abs(u), _const(lax.abs(u), 1.0))
+    u_series = _where(series_zone, u, _const(u, 0))
+    u_direct = _where(series_zone, _const(u, 1.0), u)
+    eps = float(dtypes.finfo(x.dtype).eps)
+    coeffs: list[float] = []
+    for k in range(100):
+        mag = 1.0 / math.factorial(2 * k + 1)
+        coeffs.append((-1) ** k * mag)
+        if mag <= eps:
+            break
+    series = _horner(lax.square(u_series), tuple(coeffs))
+    result = _where(series_zone, series, lax.div(lax.sin(u_direct), u_direct))
+    return _where(at_inf, _const(x, 0), result)
+
+
 @jitted()
 def sinc(x: ArrayLike, /) -> Array:
-    """The normalized sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
+    """The normalized sinc ``sin(pi x) / (pi x)`` (1 at 0), as JAX 0.12 computes it: ``x = n + r``
+    with ``n`` the nearest integer, ``sinc(x) = (-1)**n sinc(r) r / x``, ``sinc(r)`` a minimax
+    polynomial in ``r**2`` (exact zeros at the non-zero integers); float16/bfloat16 in float32."""
     a = _inexact1("sinc", x)
-    zero = lax.eq(a, _const(a, 0))
-    pi_x = lax.mul(_const(a, np.pi), lax.select(zero, _full_like(a, 1), a))
-    return lax.select(zero, _full_like(a, 1), lax.div(lax.sin(pi_x), pi_x))
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        return _sinc_complex(a)
+    orig = a.dtype
+    if dtypes.finfo(orig).bits < 32:
+        a = lax.convert_element_type(a, np.float32)
+    n = stop_gradient(lax.round(a, 1))
+    r = _where(lax.eq(lax.abs(a), _const(a, np.inf)), 0, a - n)
+    t = r * r
+    tq = t * _horner(t, _SINC_Q64 if a.dtype == np.float64 else _SINC_Q32)
+    near_zero = 1 + tq
+    num = r + r * tq
+    odd = 2 * lax.round(0.5 * n, 1) != n
+    n_zero = n == 0
+    scaled = num / _where(odd, -a, _where(n_zero, 1, a))
+    scaled = _where(r == 0, scaled - stop_gradient(scaled), scaled)
+    out = _where(n_zero, near_zero, scaled)
+    return out if out.dtype == orig else lax.convert_element_type(out, orig)
 
 
 @jitted()
@@ -443,10 +509,33 @@ def spacing(x: ArrayLike, /) -> Array:
 
 @jitted()
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
-    """Mantissa in ``[0.5, 1)`` and integer exponent with ``x == m * 2**e``."""
+    """Mantissa in ``[0.5, 1)`` and integer exponent with ``x == m * 2**e``; the mantissa's
+    derivative is ``2**-e`` (JAX's rule: the exponent is locally constant)."""
     a = _inexact1("frexp", x)
     if dtypes.issubdtype(a.dtype, np.complexfloating):
         raise TypeError("frexp does not support complex-valued inputs")
+    strong = ensure_array(lax.to_dtype(a, a.dtype, False))
+    return _frexp_mantissa(strong), _frexp_parts(strong)[1]
+
+
+def _make_frexp_mantissa() -> Any:
+    from jax_core._src.transforms.custom_derivatives import custom_jvp
+
+    def mantissa(a: Array) -> Array:
+        return _frexp_parts(a)[0]
+
+    f = custom_jvp(mantissa)
+
+    def jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+        (a,), (t,) = primals, tangents
+        m, e = _frexp_parts(a)
+        return m, ldexp(t, lax.neg(e))
+
+    f.defjvp(jvp)
+    return f
+
+
+def _frexp_parts(a: Array) -> tuple[Array, Array]:
     info = dtypes.finfo(a.dtype)
     bits = int(info.bits)
     if bits not in _UINT_FOR_BITS:
@@ -466,6 +555,9 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     special = ~ufuncs.isfinite(a)
     mant = lax.select(tiny, copysign(_full_like(a, 0), a), mant)
     return lax.select(special, a, mant), lax.select(special | tiny, _full_like(e, 0), e)
+
+
+_frexp_mantissa: Any = _make_frexp_mantissa()
 
 
 @jitted()

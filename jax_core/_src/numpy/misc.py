@@ -70,17 +70,13 @@ def isrealobj(x: object) -> bool:
 
 
 def array_repr(arr: ArrayLike, max_line_width: int | None = None, precision: int | None = None, suppress_small: bool | None = None) -> str:
-    """``repr`` of an array (``Array([...], dtype=...)``)."""
-    check_arraylike("array_repr", arr)
-    x = ensure_array(arr)
-    body = np.array2string(np.asarray(x), max_line_width=max_line_width, precision=precision, suppress_small=suppress_small, separator=", ", prefix="Array(")
-    return f"Array({body}, dtype={x.dtype.name})"
+    """NumPy's ``array_repr`` (``array([...], dtype=...)``), as ``jax.numpy`` re-exports it."""
+    return np.array_repr(arr, max_line_width=max_line_width, precision=precision, suppress_small=suppress_small)  # type: ignore[arg-type]  # NumPy converts array-likes
 
 
 def array_str(a: ArrayLike, max_line_width: int | None = None, precision: int | None = None, suppress_small: bool | None = None) -> str:
-    """``str`` of an array (NumPy's formatting)."""
-    check_arraylike("array_str", a)
-    return np.array_str(np.asarray(ensure_array(a)), max_line_width=max_line_width, precision=precision, suppress_small=suppress_small)
+    """NumPy's ``array_str``, as ``jax.numpy`` re-exports it."""
+    return np.array_str(a, max_line_width=max_line_width, precision=precision, suppress_small=suppress_small)  # type: ignore[arg-type]  # NumPy converts array-likes
 
 
 def get_printoptions() -> dict[str, Any]:

@@ -4,13 +4,14 @@ polynomials and window functions."""
 from __future__ import annotations
 
 import builtins
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
@@ -102,7 +103,7 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike
     """Differences of consecutive elements of the flattened array, optionally padded."""
     check_arraylike("ediff1d", ary)
     x = jshape.ravel(ensure_array(ary))
-    out = diff(x)
+    out = lax.sub(x[1:], x[:-1])  # lax's subtraction: bools are rejected, as JAX's ediff1d does
     pieces: list[Array] = []
     if to_begin is not None:
         pieces.append(lax.convert_element_type(jshape.ravel(ensure_array(to_begin)), out.dtype))
@@ -184,53 +185,63 @@ def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axi
 
 
 def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | str | None = None, right: ArrayLike | str | None = None, period: ArrayLike | None = None) -> Array:
-    """Linear interpolation of the points ``(xp, fp)`` (``xp`` increasing) at ``x``."""
-    from jax_core._src.numpy.indexing_funcs import take
+    """Linear interpolation of the points ``(xp, fp)`` (``xp`` increasing) at ``x``; ``left`` or
+    ``right`` may be ``"extrapolate"``. Compiled as one function (``None``/string arguments static),
+    as JAX's is, so the arithmetic fuses the same way."""
+    from jax_core._src.transforms.jit import make_jit
+
+    static = tuple(n for n, v in (("left", left), ("right", right)) if v is None or isinstance(v, str))
+    static += ("period",) if period is None else ()
+    fn = _INTERP_JITS.get(static)
+    if fn is None:
+        fn = _INTERP_JITS[static] = make_jit(_interp, inline=True, static_argnames=static)
+    out: Array = fn(x, xp, fp, left, right, period)
+    return out
+
+
+_INTERP_JITS: dict[tuple[str, ...], Any] = {}
+
+
+def _interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | str | None, right: ArrayLike | str | None, period: ArrayLike | None) -> Array:
     from jax_core._src.numpy.sorting import searchsorted
+    from jax_core._src.numpy.where import where
 
     check_arraylike("interp", x, xp, fp)
-    xpa, fpa = ensure_array(xp), ensure_array(fp)
-    if xpa.ndim != 1 or fpa.ndim != 1:
-        raise ValueError("xp and fp must be one-dimensional")
-    if xpa.shape[0] != fpa.shape[0]:
-        raise ValueError("xp and fp must have the same length")
-    if xpa.shape[0] == 0:
-        raise ValueError("xp and fp must be nonempty")
-    xa, xpa = (ensure_array(v) for v in promote_dtypes_inexact(x, xpa))
-    fpa = ensure_array(promote_dtypes_inexact(fpa)[0])
-    dt = xa.dtype
-    if isinstance(left, str) or isinstance(right, str):
-        raise ValueError("left and right must be None or arrays")
+    if get_aval(xp).shape != get_aval(fp).shape or get_aval(xp).ndim != 1:
+        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    xa, xpa = (ensure_array(v) for v in promote_dtypes_inexact(x, xp))
+    fpa = ensure_array(promote_dtypes_inexact(fp)[0])
+    for side, value in (("left", left), ("right", right)):
+        if isinstance(value, str) and value != "extrapolate":
+            raise ValueError(f"the only valid string value of `{side}` is 'extrapolate', but got: {value!r}")
+    if dtypes.issubdtype(xa.dtype, np.complexfloating):
+        raise ValueError("jnp.interp: complex x values not supported.")
     if period is not None:
-        if left is not None or right is not None:
-            pass
-        p = lax.abs(lax.convert_element_type(period, dt))
-        xa = _fmod_pos(xa, p)
-        xpa = _fmod_pos(xpa, p)
-        from jax_core._src.numpy.sorting import argsort
+        if get_aval(period).ndim != 0:
+            raise ValueError(f"period must be a scalar; got {period}")
+        from jax_core._src.lax.sorting import sort_key_val
+        from jax_core._src.numpy.ufuncs import abs as jabs, remainder
 
-        order = argsort(xpa)
-        xpa, fpa = take(xpa, order), take(fpa, order)
-        xpa = jshape.concatenate([lax.sub(xpa[-1:], p), xpa, lax.add(xpa[0:1], p)], 0)
-        fpa = jshape.concatenate([fpa[-1:], fpa, fpa[0:1]], 0)
-    n = xpa.shape[0]
-    i = lax.max(lax.min(searchsorted(xpa, xa, side="right"), np.asarray(n - 1, dtypes.default_int_dtype())), np.ones((), dtypes.default_int_dtype())) if n > 1 else None
-    if i is None:
-        out = jshape.broadcast_to(fpa[0], xa.shape)
-    else:
-        one = np.ones((), i.dtype)
-        x0, x1 = take(xpa, lax.sub(i, one)), take(xpa, i)
-        f0, f1 = take(fpa, lax.sub(i, one)), take(fpa, i)
-        dxp = lax.sub(x1, x0)
-        w = lax.div(lax.sub(xa, x0), lax.select(lax.eq(dxp, np.zeros((), dt)), jshape.broadcast_to(np.ones((), dt), dxp.shape), dxp))
-        w = lax.convert_element_type(w, f0.dtype) if f0.dtype != w.dtype and not dtypes.issubdtype(f0.dtype, np.complexfloating) else (lax.convert_element_type(w, f0.dtype) if f0.dtype != w.dtype else w)
-        out = lax.add(f0, lax.mul(w, lax.sub(f1, f0)))
-    if period is None:
-        lv = fpa[0] if left is None else lax.convert_element_type(left, fpa.dtype)
-        rv = fpa[-1] if right is None else lax.convert_element_type(right, fpa.dtype)
-        out = lax.select(lax.lt(xa, jshape.broadcast_to(xpa[0], xa.shape)), jshape.broadcast_to(lv, out.shape), out)
-        out = lax.select(lax.gt(xa, jshape.broadcast_to(xpa[-1], xa.shape)), jshape.broadcast_to(rv, out.shape), out)
-    return out
+        p = jabs(period)
+        xa, xpa = remainder(xa, p), remainder(xpa, p)
+        xpa, fpa = sort_key_val(xpa, fpa)
+        xpa = jshape.concatenate([xpa[-1:] - p, xpa, xpa[:1] + p], 0)
+        fpa = jshape.concatenate([fpa[-1:], fpa, fpa[:1]], 0)
+    i = clip(searchsorted(xpa, xa, side="right"), 1, xpa.shape[0] - 1)
+    df = fpa[i] - fpa[i - 1]
+    dx = xpa[i] - xpa[i - 1]
+    delta = xa - xpa[i - 1]
+    tiny = lax.le(lax.abs(dx), _const_of(dx, np.spacing(dtypes.finfo(xpa.dtype).eps)))  # no NaN gradients
+    f = where(tiny, fpa[i - 1], fpa[i - 1] + (delta / where(tiny, 1, dx)) * df)
+    if period is None and not isinstance(left, str):
+        f = where(xa < xpa[0], fpa[0] if left is None else left, f)
+    if period is None and not isinstance(right, str):
+        f = where(xa > xpa[-1], fpa[-1] if right is None else right, f)
+    return f
+
+
+def _const_of(x: Array, value: Any) -> np.ndarray[Any, Any]:
+    return np.asarray(value, x.dtype)
 
 
 def _fmod_pos(x: Array, p: ArrayLike) -> Array:
@@ -357,23 +368,20 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int | None = None) -> Array:
     return y
 
 
-def _poly_pair(name: str, a1: ArrayLike, a2: ArrayLike) -> tuple[Array, Array]:
-    check_arraylike(name, a1, a2)
-    x, y = (jshape.ravel(ensure_array(v)) for v in promote_dtypes(a1, a2))
-    n = builtins.max(x.shape[0], y.shape[0])
-    x = shape_assembly.pad(x, np.zeros((), x.dtype), [(n - x.shape[0], 0, 0)])
-    y = shape_assembly.pad(y, np.zeros((), y.dtype), [(n - y.shape[0], 0, 0)])
-    return x, y
-
-
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
-    """The sum of two polynomials."""
-    return lax.add(*_poly_pair("polyadd", a1, a2))
+    """The sum of two polynomials (coefficients along the first axis, highest power first)."""
+    check_arraylike("polyadd", a1, a2)
+    x, y = (ensure_array(v) for v in promote_dtypes(a1, a2))
+    if y.shape[0] > x.shape[0]:
+        x, y = y, x
+    return x.at[x.shape[0] - y.shape[0] :].add(y)
 
 
 def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The difference of two polynomials."""
-    return lax.sub(*_poly_pair("polysub", a1, a2))
+    check_arraylike("polysub", a1, a2)
+    x, y = (ensure_array(v) for v in promote_dtypes(a1, a2))
+    return polyadd(x, lax.neg(y))
 
 
 def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
@@ -397,36 +405,50 @@ def _trim(x: Array) -> Array:
     return x[int(nz[0]) :] if nz.size else x[-1:] if h.size else x
 
 
+def _falling_products(start: int, stop: int, m: int, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """``prod_{j<m} (i - j)`` for ``i`` in ``[start, stop)``, multiplied in ``dtype`` as JAX does
+    (a product over the ``m`` shifted ranges, so float16 rounds where JAX's does)."""
+    rows = np.arange(start, stop)[None, :] - np.arange(m)[:, None]
+    acc: np.ndarray[Any, Any] = rows[0].astype(dtype)
+    for row in rows[1:]:
+        acc = (acc * row.astype(dtype)).astype(dtype)
+    return acc
+
+
 def polyder(p: ArrayLike, m: int = 1) -> Array:
     """The ``m``-th derivative of a polynomial."""
     check_arraylike("polyder", p)
-    pa = ensure_array(p)
+    m = operator.index(m)
+    pa = ensure_array(promote_dtypes_inexact(p)[0])
     if m < 0:
         raise ValueError("Order of derivative must be positive")
-    for _ in range(int(m)):
-        n = pa.shape[0]
-        if n <= 1:
-            return ensure_array(np.zeros((0,), pa.dtype))
-        coeff = np.arange(n - 1, 0, -1).astype(pa.dtype if pa.dtype != np.bool_ else np.int32)
-        pa = lax.mul(slicing.slice(pa, (0,), (n - 1,)), coeff)
-    return pa
+    if m == 0:
+        return pa
+    n = pa.shape[0]
+    coeff = _falling_products(m, builtins.max(n, m), m, pa.dtype)[::-1]
+    return lax.mul(pa[: builtins.max(n - m, 0)], coeff)
 
 
 def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     """The ``m``-th antiderivative of a polynomial (integration constants ``k``)."""
-    check_arraylike("polyint", p)
-    m = int(m)
+    m = operator.index(m)
+    check_arraylike("polyint", p, 0 if k is None else k)
+    pa, ka = (ensure_array(v) for v in promote_dtypes_inexact(p, 0 if k is None else k))
     if m < 0:
-        raise ValueError(f"Order of integral must be positive (see polyder) got {m}")
-    pa = ensure_array(promote_dtypes_inexact(p)[0])
+        raise ValueError("Order of integral must be positive (see polyder)")
+    ka = jshape.ravel(ka) if ka.ndim else jshape.broadcast_to(ka, (1,))
+    if ka.shape[0] == 1:
+        ka = jshape.broadcast_to(ka[0], (m,))
+    if ka.shape != (m,):
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or m.")
     if m == 0:
         return pa
-    ks = np.zeros(m) if k is None else np.broadcast_to(np.asarray(k), (m,))
-    for i in range(m):
-        n = pa.shape[0]
-        div = np.arange(n, 0, -1).astype(pa.dtype)
-        pa = jshape.concatenate([lax.div(pa, div), ensure_array(np.asarray([ks[i]], pa.dtype))], 0)
-    return pa
+    n = pa.shape[0]
+    grid = np.maximum(1, np.arange(n + m)[None, :] - np.arange(m)[:, None])
+    coeff = grid[0].astype(pa.dtype)
+    for row in grid[1:]:
+        coeff = (coeff * row.astype(pa.dtype)).astype(pa.dtype)
+    return lax.div(jshape.concatenate([pa, ka], 0), coeff[::-1])
 
 
 def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Array, Array]:

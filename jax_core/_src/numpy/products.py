@@ -181,8 +181,10 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.outer is not supported.")
     x, y = _promote("outer", a, b)
+    from jax_core._src.numpy.ufuncs import multiply
+
     x, y = jshape.ravel(x), jshape.ravel(y)
-    return lax.mul(*_bcast(jshape.reshape(x, (x.size, 1)), y))
+    return multiply(jshape.reshape(x, (x.size, 1)), y)  # bools: logical and, as jnp.multiply
 
 
 def tensordot(
@@ -223,7 +225,7 @@ def kron(a: ArrayLike, b: ArrayLike) -> Array:
     y = jshape.reshape(y, (1,) * (nd - y.ndim) + y.shape)
     xe = jshape.reshape(x, tuple(v for d in x.shape for v in (d, 1)))
     ye = jshape.reshape(y, tuple(v for d in y.shape for v in (1, d)))
-    prod = lax.mul(*_bcast(xe, ye))
+    prod = lax.mul(*_bcast(xe, ye))  # lax's product: bools are rejected, as in JAX's kron
     return jshape.reshape(prod, tuple(p * q for p, q in zip(x.shape, y.shape)))
 
 

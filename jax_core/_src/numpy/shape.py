@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,7 +12,7 @@ from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
-from jax_core._src.lax.standard_rules import broadcast_shapes as _broadcast_shapes
+from jax_core._src.lax.standard_rules import numpy_broadcast_shapes as _broadcast_shapes
 from jax_core._src.numpy.util import (
     canonicalize_axes,
     canonicalize_axis,
@@ -137,7 +139,7 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Array:
     if axis is None:
         arrs = [ravel(a) for a in arrs]
         axis = 0
-    if any(a.ndim == 0 for a in arrs):
+    if arrs[0].ndim == 0:  # a later 0-d array is lax.concatenate's rank error, as in JAX
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
     ax = canonicalize_axis(axis, arrs[0].ndim)
     return arrs[0] if len(arrs) == 1 else shape_assembly.concatenate(arrs, ax)
@@ -166,8 +168,12 @@ def ndim(a: ArrayLike) -> int:
     return len(get_aval(a).shape)
 
 
-def size(a: ArrayLike) -> int:
-    """The number of elements of an array-like."""
-    return get_aval(a).size
+def size(a: ArrayLike, axis: int | tuple[int, ...] | None = None) -> int:
+    """The number of elements of an array-like, or along the given axis or axes."""
+    dims = get_aval(a).shape
+    if axis is None:
+        return math.prod(dims)
+    axes = (axis,) if isinstance(axis, int) else axis
+    return math.prod(dims[canonicalize_axis(ax, len(dims))] for ax in axes)
 
 

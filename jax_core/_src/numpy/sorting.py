@@ -97,22 +97,40 @@ def sort_complex(a: ArrayLike) -> Array:
     return lax.convert_element_type(x, dtypes.to_complex_dtype(x.dtype))
 
 
+def _order_reversing(x: Array) -> Array:
+    """An array whose sort order is ``x``'s reversed: ``~x`` for bools and integers, ``-x`` else."""
+    return lax.bitwise_not(x) if x.dtype == np.bool_ or dtypes.issubdtype(x.dtype, np.integer) else lax.neg(x)
+
+
+def _partition_prep(name: str, a: ArrayLike, kth: int, axis: int) -> tuple[Array, int, int]:
+    check_arraylike(name, a)
+    x = ensure_array(a)
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
+    ax = canonicalize_axis(axis, x.ndim)
+    k = canonicalize_axis(kth, x.shape[ax])
+    return jshape.swapaxes(x, ax, -1), ax, k
+
+
 def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
-    """Partially sorted ``a``: position ``kth`` holds the element it would have if sorted (here: a full sort)."""
-    x, ax = _prep("partition", a, axis)
-    n = x.shape[ax]
-    if not -n <= int(kth) < n:
-        raise ValueError(f"kth(={kth}) out of bounds {n}")
-    return sort(x, ax)
+    """``a`` with the ``kth`` element where a sort would put it, the ``kth + 1`` smallest before it
+    (in descending order) and the rest after it (descending), as JAX's two ``top_k`` calls give."""
+    x, ax, k = _partition_prep("partition", a, kth, axis)
+    bottom = _order_reversing(lax_sort.top_k(_order_reversing(x), k + 1)[0])
+    top = lax_sort.top_k(x, x.shape[-1] - k - 1)[0]
+    return jshape.swapaxes(shape_assembly.concatenate([bottom, top], x.ndim - 1), -1, ax)
 
 
 def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
-    """Indices that partition ``a`` around ``kth`` (here: a full stable argsort)."""
-    x, ax = _prep("argpartition", a, axis)
-    n = x.shape[ax]
-    if not -n <= int(kth) < n:
-        raise ValueError(f"kth(={kth}) out of bounds {n}")
-    return argsort(x, ax)
+    """The indices that would :func:`partition` ``a``: the ``kth + 1`` smallest first, then the
+    others in their original order."""
+    x, ax, k = _partition_prep("partition", a, kth, axis)
+    bottom = lax_sort.top_k(_order_reversing(x), k + 1)[1]
+    n = x.shape[-1]
+    taken = (jshape.expand_dims(bottom, -1) == np.arange(n, dtype=bottom.dtype)).any(axis=-2)
+    proxy = lax.select(taken, jshape.broadcast_to(np.float32(0), x.shape), jshape.broadcast_to(np.float32(1), x.shape))
+    top = lax_sort.top_k(proxy, n - k - 1)[1]
+    return jshape.swapaxes(shape_assembly.concatenate([bottom, top], x.ndim - 1), -1, ax)
 
 
 def top_k(a: ArrayLike, k: int, /, *, axis: int = -1, mode: str = "largest", sorted: bool = True) -> tuple[Array, Array]:

@@ -21,6 +21,7 @@ from jax_core._src.numpy.util import (
     ensure_array,
     jitted,
     promote_dtypes_inexact,
+    promote_shapes,
     user_dtype,
 )
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -66,7 +67,7 @@ def _quantile(
     else:
         counts = jshape.broadcast_to(np.asarray(n, dt), (*flat.shape[:-1], 1))
     qb = jshape.reshape(qa, (*qa.shape, *([1] * flat.ndim)))
-    pos = lax.mul(qb, lax.sub(counts, np.ones((), dt)))
+    pos = lax.mul(*promote_shapes("quantile", qb, lax.sub(counts, np.ones((), dt))))
     pos = jshape.broadcast_to(pos, (*qa.shape, *flat.shape[:-1], 1))
     low = lax.max(lax.floor(pos), np.zeros((), dt))
     high = lax.min(lax.ceil(pos), lax.max(lax.sub(jshape.broadcast_to(counts, pos.shape), np.ones((), dt)), np.zeros((), dt)))

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.core.trace import get_aval
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import elementwise as lax
-from jax_core._src.numpy.shape import broadcast_shapes
+from jax_core._src.lax.shape.compositions import full_like
 from jax_core._src.numpy.util import (
     check_arraylike,
     check_for_prngkeys,
     promote_dtypes,
     promote_dtypes_inexact,
+    promote_dtypes_numeric,
+    promote_shapes,
 )
 from jax_core._src.transforms.jit import make_jit
 from jax_core._src.typing import ArrayLike
@@ -45,15 +48,23 @@ def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> Unary
     return _fast(fn)
 
 
+def _one_to_one_binary_shapes_only(name: str, op: BinaryFn) -> BinaryFn:
+    """A binary ufunc whose ``op`` promotes dtypes itself (only ranks are promoted here)."""
+
+    def fn(x: ArrayLike, y: ArrayLike, /) -> Array:
+        check_arraylike(name, x, y)
+        return op(*promote_shapes(name, x, y))
+
+    fn.__name__ = fn.__qualname__ = name
+    return _fast(fn)
+
+
 def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> BinaryFn:
     def fn(x: ArrayLike, y: ArrayLike, /) -> Array:
         check_arraylike(name, x, y)
         check_for_prngkeys(name, x, y)
         a, b = promote_dtypes_inexact(x, y) if inexact else promote_dtypes(x, y)
-        sa, sb = get_aval(a).shape, get_aval(b).shape
-        if len(sa) != len(sb):  # jnp's rank promotion: JAX's ValueError (same ranks: lax's TypeError)
-            broadcast_shapes(sa, sb)
-        return op(a, b)
+        return op(*promote_shapes(name, a, b))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``, with JAX's type promotion."
@@ -96,10 +107,10 @@ isfinite: UnaryFn = _one_to_one_unary("isfinite", _isfinite)
 logical_not: UnaryFn = _one_to_one_unary("logical_not", lambda x: lax.bitwise_not(lax.as_bool(x)))
 bitwise_not: UnaryFn = _one_to_one_unary("bitwise_not", lax.bitwise_not)
 invert: UnaryFn = bitwise_not
-square: UnaryFn = _one_to_one_unary("square", lambda x: lax.integer_pow(x, 2))
+square: UnaryFn = _one_to_one_unary("square", lambda x: lax.square(promote_dtypes_numeric(x)[0]))
 reciprocal: UnaryFn = _one_to_one_unary("reciprocal", lambda x: lax.integer_pow(x, -1), inexact=True)
 real: UnaryFn = _one_to_one_unary("real", lambda x: lax.real(x) if _is_complex(x) else _as_array(x))
-imag: UnaryFn = _one_to_one_unary("imag", lambda x: lax.imag(x) if _is_complex(x) else lax.mul(_as_array(x), lax.to_dtype(0, get_aval(x).dtype, True)))
+imag: UnaryFn = _one_to_one_unary("imag", lambda x: lax.imag(x) if _is_complex(x) else full_like(x, 0))
 conjugate: UnaryFn = _one_to_one_unary("conjugate", lambda x: lax.conj(x) if _is_complex(x) else _as_array(x))
 conj: UnaryFn = conjugate
 
@@ -118,17 +129,23 @@ subtract: BinaryFn = _one_to_one_binary("subtract", lax.sub)
 multiply: BinaryFn = _one_to_one_binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else lax.mul(x, y))
 true_divide: BinaryFn = _one_to_one_binary("true_divide", lax.div, inexact=True)
 divide: BinaryFn = true_divide
-_power_promoted: BinaryFn = _one_to_one_binary("power", lambda x, y: _power(x, y))
+_power_promoted: BinaryFn = _one_to_one_binary_shapes_only("power", lambda x, y: _power(x, y))
 
 
 def power(x: ArrayLike, y: ArrayLike, /) -> Array:
     """Elementwise ``x ** y``; a concrete integer exponent becomes ``integer_pow`` (as in JAX)."""
     check_arraylike("power", x, y)
-    if isinstance(y, (int, np.integer)) and not isinstance(y, (bool, np.bool_)):
-        (base,) = promote_dtypes(x)
-        if int(y) >= 0 or not _is_int_or_bool(base):
-            return lax.integer_pow(base, int(y))
+    if not isinstance(y, Tracer):
+        try:
+            exponent = operator.index(y)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            (base,) = promote_dtypes_numeric(x)
+            return lax.integer_pow(base, exponent)
     return _power_promoted(x, y)
+
+
 maximum: BinaryFn = _one_to_one_binary("maximum", lax.max)
 minimum: BinaryFn = _one_to_one_binary("minimum", lax.min)
 arctan2: BinaryFn = _one_to_one_binary("arctan2", lax.atan2, inexact=True)
@@ -149,48 +166,70 @@ logical_xor: BinaryFn = _one_to_one_binary("logical_xor", lambda x, y: lax.bitwi
 nextafter: BinaryFn = _one_to_one_binary("nextafter", lax.nextafter, inexact=True)
 
 
+def _numeric(x: ArrayLike, y: ArrayLike) -> tuple[ArrayLike, ArrayLike]:
+    a, b = promote_dtypes_numeric(x, y)
+    return a, b
+
+
 def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
+    x, y = _numeric(x, y)
     dt = get_aval(x).dtype
-    if dt == np.bool_:  # as JAX: bools divide as the default integer type
-        x, y = lax.to_dtype(x, dtypes.default_int_dtype()), lax.to_dtype(y, dtypes.default_int_dtype())
-        dt = dtypes.default_int_dtype()
-    if dtypes.issubdtype(dt, np.integer):
-        # Round toward negative infinity: adjust C-style truncation where signs differ.
-        zero = lax.to_dtype(0, dt, True)
+    if dtypes.issubdtype(dt, np.unsignedinteger):
+        return lax.div(x, y)
+    if dtypes.issubdtype(dt, np.integer):  # truncation, one lower where the signs differ and r != 0
         q = lax.div(x, y)
-        r = lax.rem(x, y)
-        fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(y, zero)))
-        one = lax.to_dtype(1, dt, True)
-        return lax.select(fix, lax.sub(q, one), q)
-    return lax.floor(lax.div(x, y))
+        zero = lax.to_dtype(0, dt, True)
+        fix = lax.bitwise_and(lax.ne(lax.sign(x), lax.sign(y)), lax.ne(lax.rem(x, y), zero))
+        return lax.select(fix, lax.sub(q, lax.to_dtype(1, dt, True)), q)
+    if dtypes.issubdtype(dt, np.complexfloating):
+        raise TypeError("floor_divide does not support complex-valued inputs")
+    return float_divmod(x, y)[0]
+
+
+def float_divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
+    """NumPy's float ``divmod`` as JAX computes it: ``fmod``, then the quotient of the exact
+    difference, both corrected where the remainder's sign differs from the divisor's."""
+    from jax_core._src.numpy.where import where
+
+    mod = lax.rem(x, y)
+    zero = lax.to_dtype(0, get_aval(mod).dtype, True)
+    div = lax.div(where(lax.eq(y, zero), x, lax.sub(x, mod)), y)  # x / 0: inf, not nan
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.sign(y), lax.sign(mod)))
+    mod = where(fix, lax.add(mod, y), mod)
+    div = where(fix, lax.sub(div, lax.to_dtype(1, get_aval(div).dtype, True)), div)
+    return lax.round(div), mod
 
 
 def _remainder(x: ArrayLike, y: ArrayLike) -> Array:
+    x, y = _numeric(x, y)
     dt = get_aval(x).dtype
     zero = lax.to_dtype(0, dt, True)
+    if dtypes.issubdtype(get_aval(y).dtype, np.integer):  # x % 0 is 0 (XLA's rem would be x)
+        y = lax.select(lax.eq(y, zero), full_like(y, 1), y)
     r = lax.rem(x, y)
-    fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(y, zero)))
+    fix = lax.bitwise_and(lax.ne(lax.lt(r, zero), lax.lt(y, zero)), lax.ne(r, zero))
     return lax.select(fix, lax.add(r, y), r)
 
 
 floor_divide: BinaryFn = _one_to_one_binary("floor_divide", _floor_divide)
 remainder: BinaryFn = _one_to_one_binary("remainder", _remainder)
 mod: BinaryFn = remainder
-fmod: BinaryFn = _one_to_one_binary("fmod", lax.rem)
+def _fmod(x: ArrayLike, y: ArrayLike) -> Array:
+    if dtypes.issubdtype(get_aval(y).dtype, np.integer):  # x fmod 0 is 0 for integers
+        y = lax.select(lax.eq(y, lax.to_dtype(0, get_aval(y).dtype, True)), full_like(y, 1), y)
+    return lax.rem(x, y)
+
+
+fmod: BinaryFn = _one_to_one_binary("fmod", _fmod)
 
 
 def _power(x: ArrayLike, y: ArrayLike) -> Array:
-    dt = get_aval(x).dtype
-    if dtypes.issubdtype(dt, np.integer) or dt == np.bool_:
-        if isinstance(y, (int, np.integer)) or (not isinstance(y, Array) and get_aval(y).ndim == 0):
-            exponent = int(np.asarray(y))
-            if exponent < 0:
-                raise ValueError("Integers to negative integer powers are not allowed.")
-            return lax.integer_pow(x, exponent)
-        if dt == np.bool_:  # as JAX: bools raise to powers as the default integer type
-            x, y = lax.to_dtype(x, dtypes.default_int_dtype()), lax.to_dtype(y, dtypes.default_int_dtype())
-        return _pow_int_int(x, y)
-    return lax.pow(x, y)
+    xn, yn = _numeric(x, y)
+    if dtypes.issubdtype(get_aval(xn).dtype, np.integer):
+        return _pow_int_int(xn, yn)
+    if dtypes.issubdtype(get_aval(x).dtype, np.inexact) and dtypes.issubdtype(get_aval(y).dtype, np.integer):
+        return lax.pow(x, y)  # lax.pow takes an integer exponent as it is
+    return lax.pow(xn, yn)
 
 
 def _pow_int_int(x: ArrayLike, y: ArrayLike) -> Array:

@@ -54,6 +54,25 @@ def check_for_prngkeys(fun_name: str, *args: ArrayLike) -> None:
         raise TypeError(f"{fun_name} does not accept dtypes {', '.join(map(str, arg_dtypes))}.")
 
 
+def promote_shapes(name: str, *args: ArrayLike) -> list[ArrayLike]:
+    """NumPy's rank promotion before a lax op, as JAX's: operands of different non-zero ranks get
+    leading dimensions of 1 (lax broadcasts size-1 dimensions and rank-0 operands itself)."""
+    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
+    from jax_core._src.lax.standard_rules import numpy_broadcast_shapes
+
+    shapes = [get_aval(a).shape for a in args]
+    if len({len(s) for s in shapes if s}) < 2:
+        return list(args)
+    try:
+        rank = len(numpy_broadcast_shapes(name, *shapes))
+    except TypeError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}") from None
+    return [
+        a if len(s) in (0, rank) else broadcast_in_dim(a, (1,) * (rank - len(s)) + s, tuple(range(rank - len(s), rank)))
+        for a, s in zip(args, shapes, strict=True)
+    ]
+
+
 def promote_dtypes(*args: ArrayLike) -> list[ArrayLike]:
     """Converts arguments to their common dtype under JAX's promotion lattice (weak types kept)."""
     if len(args) < 2:

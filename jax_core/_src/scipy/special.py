@@ -103,14 +103,14 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
 def softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
     """``exp(x) / sum(exp(x), axis)``, shifted by the maximum for stability."""
     (xa,) = promote_args_inexact("softmax", x)
-    unnorm = jnp.exp(xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True)))
+    unnorm = jnp.exp(xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True, initial=-np.inf)))
     return unnorm / jnp.sum(unnorm, axis=axis, keepdims=True)
 
 
 def log_softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
     """``x - logsumexp(x, axis, keepdims=True)``."""
     (xa,) = promote_args_inexact("log_softmax", x)
-    shifted = xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True))
+    shifted = xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True, initial=-np.inf))
     return shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=axis, keepdims=True))
 
 
@@ -207,14 +207,23 @@ def erfc(x: ArrayLike) -> Array:
     return jnp.where(xa < 0, 2 - pos, pos)
 
 
+def _float32_or_64(x: ArrayLike, name: str = "x") -> None:
+    """JAX's ``ndtr``/``ndtri``/``log_ndtr`` take float32 and float64 only."""
+    dtype = jnp.asarray(x).dtype
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise TypeError(f"{name}.dtype={dtype} is not supported, see docstring for supported types.")
+
+
 def ndtr(x: ArrayLike) -> Array:
     """Standard normal CDF."""
+    _float32_or_64(x)
     (xa,) = promote_args_inexact("ndtr", x)
     return 0.5 * erfc(-xa * _SQRT1_2)
 
 
 def log_ndtr(x: ArrayLike) -> Array:
     """Log of the standard normal CDF, accurate far into the lower tail."""
+    _float32_or_64(x)
     (xa,) = promote_args_inexact("log_ndtr", x)
     lower = xa < -_cf_switch(xa) * _SQRT2
     z = jnp.where(lower, -xa * _SQRT1_2, jnp.ones_like(xa))
@@ -226,6 +235,7 @@ def log_ndtr(x: ArrayLike) -> Array:
 
 def ndtri(p: ArrayLike) -> Array:
     """Inverse of the standard normal CDF (``erfinv`` start, Newton steps on ``log_ndtr``)."""
+    _float32_or_64(p)
     (pa,) = promote_args_inexact("ndtri", p)
     flip = pa > 0.5
     q = jnp.where(flip, 1 - pa, pa)  # in (0, 0.5]

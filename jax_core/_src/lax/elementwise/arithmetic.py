@@ -52,8 +52,10 @@ from jax_core._src.lax.elementwise.factories import (
 from jax_core._src.lax.standard_rules import (
     bind_one,
     is_any,
+    is_int_or_real_float,
     is_number,
     is_real_float,
+    is_signed_number,
     lower_with,
     naryop_abstract_eval,
     unop_abstract_eval,
@@ -104,7 +106,21 @@ def sign(x: ArrayLike, /) -> Array:
     return bind_one(sign_p, x)
 
 
-sign_p = unop("sign", is_number, hlo.sign, jvp=_sign_jvp)
+def _sign_lowering(x: ir.Value[Any]) -> ir.Value[Any]:
+    t = ir.RankedTensorType(x.type)
+    elt = t.element_type
+    if isinstance(elt, ir.IntegerType) and elt.is_unsigned:  # no stablehlo.sign
+        zero = hlo.broadcast_in_dim(t, hlo.constant(ir.DenseElementsAttr.get_splat(
+            ir.RankedTensorType.get([], elt), ir.IntegerAttr.get(elt, 0))), [])
+        one = hlo.broadcast_in_dim(t, hlo.constant(ir.DenseElementsAttr.get_splat(
+            ir.RankedTensorType.get([], elt), ir.IntegerAttr.get(elt, 1))), [])
+        is_zero = hlo.compare(x, zero, hlo.ComparisonDirectionAttr.get("EQ"),
+                              compare_type=hlo.ComparisonTypeAttr.get("UNSIGNED"))
+        return hlo.select(is_zero, zero, one)  # type: ignore[no-any-return]
+    return hlo.sign(x)  # type: ignore[no-any-return]
+
+
+sign_p = unop("sign", is_number, _sign_lowering, jvp=_sign_jvp)
 
 
 # -- floor -------------------------------------------------------------------------------------
@@ -182,7 +198,7 @@ def abs(x: ArrayLike, /) -> Array:
     return bind_one(abs_p, x)
 
 
-abs_p = unop("abs", is_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
+abs_p = unop("abs", is_signed_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
 
 
 # -- integer_pow -------------------------------------------------------------------------------
@@ -227,9 +243,19 @@ def integer_pow(x: ArrayLike, y: int) -> Array:
     return bind_one(integer_pow_p, x, y=int(y))
 
 
+_integer_pow_dtypes = unop_abstract_eval("integer_pow", is_number)
+
+
+def _integer_pow_abstract_eval(x: ShapedArray, *, y: int) -> ShapedArray:
+    out = _integer_pow_dtypes(x)
+    if y < 0 and dtypes.issubdtype(x.dtype, np.integer):
+        raise TypeError(f"Integers cannot be raised to negative powers, got integer_pow({x.dtype.name}[{','.join(map(str, x.shape))}], {y})")
+    return out
+
+
 integer_pow_p = register(
     Primitive("integer_pow"),
-    unop_abstract_eval("integer_pow", is_number),
+    _integer_pow_abstract_eval,
     _integer_pow_lower,
     jvp=_integer_pow_jvp,
     unary=True,
@@ -284,7 +310,7 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 add_p = binop(
     "add",
-    is_any,
+    is_number,
     hlo.add,
     jvp=db(lambda g, x, y: g, lambda g, x, y: g),
     transpose=binary_transpose(lambda t, y: t, lambda t, x: t),
@@ -314,7 +340,7 @@ def mul(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 mul_p = binop(
     "mul",
-    is_any,
+    is_number,
     hlo.multiply,
     jvp=db(lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g)),
     transpose=binary_transpose(lambda t, y: mul(t, y), lambda t, x: mul(x, t)),
@@ -353,7 +379,7 @@ def rem(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 rem_p = binop(
     "rem",
-    is_number,
+    is_int_or_real_float,
     hlo.remainder,
     jvp=db(
         lambda g, x, y: g,
@@ -439,12 +465,33 @@ def conj(x: ArrayLike, /) -> Array:
     return bind_one(conj_p, x)
 
 
+def _conj_lowering(x: ir.Value[Any]) -> ir.Value[Any]:
+    if isinstance(ir.RankedTensorType(x.type).element_type, ir.ComplexType):
+        return hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x)))  # type: ignore[no-any-return]
+    zero = hlo.subtract(x, x)  # a real operand is the real part of a complex result
+    return hlo.complex(x, hlo.multiply(zero, zero))  # type: ignore[no-any-return]
+
+
+def _conj_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:
+    return [conj(ct) if x.aval.dtype.kind == "c" else real(ct)]
+
+
+_COMPLEX_OF: dict[np.dtype[Any], np.dtype[Any]] = {
+    np.dtype(np.float32): np.dtype(np.complex64),
+    np.dtype(np.float64): np.dtype(np.complex128),
+}
+
+
+def _conj_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
+    return _COMPLEX_OF.get(d, d)
+
 conj_p = unop(
     "conj",
-    lambda d: d.kind == "c",
-    lambda x: hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x))),
+    lambda d: d.kind == "c" or d in _COMPLEX_OF,  # float32/64 become complex, as in JAX
+    _conj_lowering,
+    _conj_dtype,
     jvp=linear_jvp,
-    transpose=unary_transpose(lambda t: conj(t)),
+    transpose=_conj_transpose,
 )
 
 

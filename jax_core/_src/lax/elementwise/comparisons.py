@@ -106,7 +106,7 @@ def _select_n_abstract_eval(which: ShapedArray, *cases: ShapedArray) -> ShapedAr
         raise TypeError("select_n with a boolean `which` cannot have > 2 cases.")
     if any(c.shape != first.shape for c in cases[1:]):
         raise TypeError(
-            f"select_n cases must have the same shapes, got [{', '.join(str(c.shape) for c in cases)}]."
+            f"select cases must have the same shapes, got [{', '.join(str(c.shape) for c in cases)}]."
         )
     if any(c.dtype != first.dtype for c in cases[1:]):
         raise TypeError(

@@ -79,16 +79,28 @@ def to_dtype(operand: ArrayLike, new_dtype: DTypeLike | None, weak_type: bool = 
                 )
                 return scalar
         if not weak_type:
-            return (
-                np.asarray(operand).astype(dtype)[()]
-                if np.ndim(operand) == 0
-                else np.asarray(operand).astype(dtype)
-            )
+            cast = _host_cast(np.asarray(operand), dtype)
+            return cast[()] if np.ndim(operand) == 0 else cast
     aval = get_aval(operand)
     dtype = aval.dtype if new_dtype is None else dtypes.canonicalize_dtype(new_dtype)
     if isinstance(operand, Array) and aval.dtype == dtype and aval.weak_type == weak_type:
         return operand
     return bind_one(convert_element_type_p, operand, new_dtype=dtype, weak_type=bool(weak_type))
+
+
+def _host_cast(x: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """NumPy's ``astype`` with XLA's float-to-integer semantics, as a device conversion gives: the
+    value truncated and saturated to the integer type's range, NaN to 0 (NumPy's cast wraps)."""
+    if x.dtype.kind not in "fcV" or dtype.kind not in "iu":
+        return x.astype(dtype)
+    real = np.real(x).astype(np.float64)
+    info = np.iinfo(dtype)
+    with np.errstate(invalid="ignore"):
+        clipped = np.clip(np.trunc(np.nan_to_num(real, nan=0.0)), info.min, info.max)
+        out = clipped.astype(dtype)
+    # float64 cannot hold int64/uint64's maximum: the saturated value is rounded up past it
+    top = clipped >= float(info.max)
+    return np.where(top, dtype.type(info.max), out) if top.any() else out
 
 
 def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
@@ -253,24 +265,27 @@ def _bits(dt: np.dtype[Any]) -> int:
 
 def _bitcast_abstract_eval(x: ShapedArray, *, new_dtype: np.dtype[Any]) -> ShapedArray:
     old, new = _bits(x.dtype), _bits(new_dtype)
-    if (x.dtype == np.bool_) != (new_dtype == np.bool_):
-        raise TypeError("`bool` dtypes cannot be bitcast to or from other dtypes.")
-    if x.dtype.kind == "c" or new_dtype.kind == "c":
-        raise TypeError("bitcast_convert_type does not support complex dtypes.")
+    # JAX checks the shape (ValueError) before the dtypes (TypeError)
     if old == new:
-        return ShapedArray(x.shape, new_dtype)
-    if old > new:
-        if old % new:
-            raise TypeError(
-                f"Attempting to convert array of type {x.dtype} to {new_dtype}: bit widths must divide."
+        shape = x.shape
+    elif old > new:
+        shape = (*x.shape, old // new)
+    else:
+        last = x.shape[-1] if x.shape else 1
+        if last * old != new:
+            raise ValueError(
+                f"Attempting to convert array of shape {x.shape} from {x.dtype} of size {old} bits "
+                f"to {new_dtype} of size {new}, bits but {last} * {old} != {new}"
             )
-        return ShapedArray((*x.shape, old // new), new_dtype)
-    if not x.shape or x.shape[-1] != new // old:
+        shape = x.shape[:-1]
+    special = (np.bool_, np.complexfloating)
+    if any(dtypes.issubdtype(d, k) for d in (x.dtype, new_dtype) for k in special) and x.dtype != new_dtype:
         raise TypeError(
-            f"Attempting to convert array of shape {x.shape} from a type of size {old} to a type of size {new}. "
-            f"The last dimension of the array must be {new // old}."
+            "lax.bitcast_convert_type does not support bool or complex values unless the operand "
+            f"and destination types match. Got operand dtype={x.dtype}, new_dtype={new_dtype!r}. "
+            "Consider using the arr.view() method instead."
         )
-    return ShapedArray(x.shape[:-1], new_dtype)
+    return ShapedArray(shape, new_dtype)
 
 
 def _bitcast_lower(

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from jax_core._src import dtypes
+from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import (
     per_arg_jvp,
@@ -31,6 +33,8 @@ from jax_core._src.lax.elementwise.comparisons import lt, select
 from jax_core._src.lax.elementwise.factories import (
     binop,
     const_like,
+    dtype_of,
+    register,
     d,
     d2,
     d2b,
@@ -40,7 +44,10 @@ from jax_core._src.lax.elementwise.factories import (
 )
 from jax_core._src.lax.standard_rules import (
     bind_one,
+    broadcast_operands,
+    broadcast_shapes,
     is_float,
+    is_number,
     is_real_float,
     lower_with,
     unop_abstract_eval,
@@ -65,11 +72,17 @@ def _like(x: ir.Value[Any], value: float) -> ir.Value[Any]:
     """A constant of ``x``'s tensor type filled with ``value``."""
     t = ir.RankedTensorType(x.type)
     elt = t.element_type
-    scalar = hlo.constant(
-        ir.DenseElementsAttr.get_splat(
-            ir.RankedTensorType.get([], elt), ir.FloatAttr.get(elt, value)
-        )
-    )
+
+    def splat(part: ir.Type, v: float) -> ir.Value[Any]:
+        attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], part), ir.FloatAttr.get(part, v))
+        out: ir.Value[Any] = hlo.constant(attr)
+        return out
+
+    if isinstance(elt, ir.ComplexType):  # value + 0j
+        part = elt.element_type
+        scalar = hlo.complex(splat(part, value), splat(part, 0.0))
+    else:
+        scalar = splat(elt, value)
     out: ir.Value[Any] = hlo.broadcast_in_dim(t, scalar, [])
     return out
 
@@ -382,7 +395,17 @@ digamma_p = unop("digamma", is_real_float, chlo.digamma, jvp=d(lambda g, x: mul(
 
 # -- pow ---------------------------------------------------------------------------------------
 def _pow_jvp_lhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
-    return mul(g, mul(y, pow(x, sub(y, const_like(y, 1)))))
+    from jax_core._src.lax.elementwise.comparisons import eq
+    from jax_core._src.lax.elementwise.conversions import convert_element_type
+
+    dt = dtype_of(x)
+    if not dtypes.issubdtype(dtype_of(y), np.integer):
+        return mul(g, mul(y, pow(x, sub(y, const_like(y, 1)))))
+    # an integer exponent: y * x**(y-1) in x's dtype, 0 where y == 0 (no 0 * inf)
+    yf = convert_element_type(y, dt)
+    jac = select(eq(yf, const_like(yf, 0)), mul(yf, const_like(yf, 0)),
+                 mul(replace_zero(yf), pow(x, sub(yf, const_like(yf, 1)))))  # fmt: skip
+    return mul(g, jac)
 
 
 def _pow_jvp_rhs(g: Any, ans: Any, x: Any, y: Any) -> Any:
@@ -395,7 +418,36 @@ def pow(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(pow_p, x, y)
 
 
-pow_p = binop("pow", is_float, hlo.power, jvp=d2b(_pow_jvp_lhs, _pow_jvp_rhs))
+def _pow_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    for i, (a, ok, kinds) in enumerate(((x, is_float, "floating, complexfloating"),
+                                        (y, is_number, "integer, floating, complexfloating"))):  # fmt: skip
+        if not ok(a.dtype):
+            raise TypeError(
+                f"pow does not accept dtype {a.dtype.name} at position {i}. Accepted dtypes at "
+                f"position {i} are subtypes of {kinds}."
+            )
+    if x.dtype != y.dtype and not dtypes.issubdtype(y.dtype, np.integer):
+        raise TypeError(
+            "the first argument to pow must have an inexact dtype (float or complex), and the second "
+            "argument must have an inexact or integer dtype, and two inexact dtypes must match, but "
+            f"got {x.dtype} and {y.dtype} respectively."
+        )
+    shape = broadcast_shapes("pow", x.shape, y.shape)
+    return ShapedArray(shape, x.dtype, x.weak_type and y.weak_type)
+
+
+def _pow_lower(ctx: LoweringRuleContext, x: ir.Value[Any], y: ir.Value[Any]) -> ir.Value[Any]:
+    xa, ya = ctx.avals_in
+    x, y = broadcast_operands(ctx, (x, y))
+    if xa.dtype != ya.dtype:  # an integer exponent: converted to the base's type
+        elt = ir.RankedTensorType(x.type).element_type
+        y = hlo.convert(ir.RankedTensorType.get(ir.RankedTensorType(y.type).shape, elt), y)
+    return hlo.power(x, y)  # type: ignore[no-any-return]
+
+
+pow_p = register(
+    Primitive("pow"), _pow_abstract_eval, _pow_lower, jvp=d2b(_pow_jvp_lhs, _pow_jvp_rhs), unary=False
+)
 
 
 # -- atan2 -------------------------------------------------------------------------------------

@@ -77,6 +77,7 @@ class _ScatterParams(TypedDict):
 def _update_jaxpr(combine: Primitive, dtype: np.dtype[Any]) -> Jaxpr:
     """``{ lambda ; a b. let c = combine a b in (c,) }`` on scalars (cached: a jit-cache key)."""
     aval = ShapedArray((), dtype)
+    combine.abstract_eval(aval, aval)  # its dtype errors, as JAX's traced combiner raises them
     a, b, c = Var(aval), Var(aval), Var(aval)
     return Jaxpr([], [a, b], [c], [JaxprEqn([a, b], [c], combine, {}, None)])
 

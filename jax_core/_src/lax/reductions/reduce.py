@@ -75,7 +75,10 @@ def _logical_shape(operand: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ..
         raise TypeError(
             f"logical reduction requires operand dtype bool or int, got {operand.dtype}."
         )
-    return tuple(d for i, d in enumerate(operand.shape) if i not in axes)
+    for a in axes:  # JAX's logical reductions index the shape: an IndexError, not a ValueError
+        if not 0 <= a < operand.ndim:
+            raise IndexError(f"index {a} is out of bounds for axis 0 with size {operand.ndim}")
+    return _reduce_shape(operand, axes)
 
 
 def max_identity(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
@@ -403,9 +406,14 @@ def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
 
 
 def _argminmax_abstract_eval(
-    operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
+    operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any], compare: str = "gt"
 ) -> ShapedArray:
     (axis,) = axes
+    if dtypes.issubdtype(operand.dtype, np.complexfloating):  # JAX's comparator rejects them
+        raise TypeError(
+            f"{compare} does not accept dtype {operand.dtype.name} at position 0. Accepted dtypes at "
+            "position 0 are subtypes of integer, bool, floating."
+        )
     if not 0 <= axis < operand.ndim:
         raise ValueError(f"Invalid axis {axis} for operand shape {operand.shape}")
     if operand.shape[axis] < 1:
@@ -472,7 +480,7 @@ argmin_p = Primitive("argmin")
 def _argmin_abstract_eval(
     operand: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]
 ) -> ShapedArray:
-    return _argminmax_abstract_eval(operand, axes=axes, index_dtype=index_dtype)
+    return _argminmax_abstract_eval(operand, axes=axes, index_dtype=index_dtype, compare="lt")
 
 
 def _argmin_lower(

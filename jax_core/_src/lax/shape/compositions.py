@@ -112,7 +112,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
         raise ValueError("broadcast_shapes requires at least one shape")
     tuples = [tuple(int(d) for d in s) for s in shapes]
     try:
-        return _base.broadcast_shapes("broadcast_shapes", *tuples)
+        return _base.numpy_broadcast_shapes("broadcast_shapes", *tuples)
     except TypeError:
         raise ValueError(f"Incompatible shapes for broadcasting: shapes={tuples}") from None
 
