@@ -45,6 +45,7 @@ from jax_core._src.lax.elementwise.conversions import reduce_precision as reduce
 from jax_core._src.lax.elementwise import erfc as erfc
 from jax_core._src.lax.elementwise import log2 as log2
 from jax_core._src.lax.elementwise import abs as abs
+from jax_core._src.lax.elementwise.arithmetic import RoundingMethod as RoundingMethod
 from jax_core._src.lax.elementwise import acos as acos
 from jax_core._src.lax.elementwise import acosh as acosh
 from jax_core._src.lax.elementwise import add as add

@@ -36,9 +36,13 @@ _INT_FOR_BITS: dict[int, np.dtype[Any]] = {16: np.dtype(np.int16), 32: np.dtype(
 _UINT_FOR_BITS: dict[int, np.dtype[Any]] = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
 
 
-def _const(x: ArrayLike, value: Any) -> np.ndarray[Any, Any]:
-    """A scalar constant of ``x``'s dtype (a jaxpr literal under a trace)."""
-    return np.asarray(value).astype(get_aval(x).dtype)
+def _const(x: ArrayLike, value: Any) -> Any:
+    """A scalar constant of ``x``'s dtype, weakly typed when ``x`` is (JAX's ``_lax_const``): a
+    jaxpr literal under a trace."""
+    aval = get_aval(x)
+    if aval.weak_type and isinstance(value, (int, float, complex)) and not isinstance(value, bool):
+        return lax.to_dtype(value, aval.dtype, True)
+    return np.asarray(value).astype(aval.dtype)
 
 
 def _full_like(x: Array, value: Any, dtype: Any = None) -> Array:

@@ -407,4 +407,5 @@ NUMPY_NOT_GENERATED = {
     "fromfile": "file I/O", "frompyfunc": "builds a ufunc from a Python function of scalars",
     "printoptions": "a context manager (NumPy's print options)",
     "set_printoptions": "changes process-wide print options",
+    "ndarray": "the Array type itself (its methods: the Array table)",
 }

@@ -8,6 +8,8 @@ and ``min`` split the tangent at ties, ``abs`` of a complex number differentiate
 
 from __future__ import annotations
 
+import enum
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -151,7 +153,16 @@ def _round_lower(
     return out
 
 
-def round(x: ArrayLike, rounding_method: int = 0) -> Array:
+class RoundingMethod(enum.IntEnum):
+    """How :func:`round` treats halfway values."""
+
+    AWAY_FROM_ZERO = 0
+    """Halfway values round away from zero (0.5 to 1, -0.5 to -1)."""
+    TO_NEAREST_EVEN = 1
+    """Halfway values round to the even neighbour (0.5 to 0, 1.5 to 2)."""
+
+
+def round(x: ArrayLike, rounding_method: RoundingMethod | int = RoundingMethod.AWAY_FROM_ZERO) -> Array:
     """Elementwise rounding: half away from zero (0) or half to even (1)."""
     return bind_one(round_p, x, rounding_method=int(rounding_method))
 
