@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-import ml_dtypes
 import numpy as np
 
 from tests.oracle import client
@@ -46,10 +45,6 @@ class Result:
             f"{a.dtype}{list(a.shape)}{' weak' if w else ''} {np.array2string(a, threshold=12)}"
             for a, w in zip(self.leaves, self.weak, strict=True)
         )
-
-
-def _dtype(name: str) -> np.dtype[Any]:
-    return np.dtype(getattr(ml_dtypes, name)) if hasattr(ml_dtypes, name) else np.dtype(name)
 
 
 def encode(value: Any) -> Any:
@@ -79,7 +74,7 @@ def _decode(raw: dict[str, Any]) -> Result:
         return Result(error=raw["error"], message=raw["message"])
     leaves = tuple(
         np.asarray(x["text"]) if "text" in x
-        else np.frombuffer(bytes.fromhex(x["hex"]), dtype=_dtype(x["dtype"])).reshape(x["shape"])
+        else np.frombuffer(bytes.fromhex(x["hex"]), dtype=client.dtype_named(x["dtype"])).reshape(x["shape"])
         for x in raw["leaves"]
     )  # fmt: skip
     return Result(leaves=leaves, weak=tuple(raw["weak"]))

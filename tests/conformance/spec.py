@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import ast
 import copy
-import itertools
 import re
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import ml_dtypes
 import numpy as np
+
+from tests.oracle import client
 
 BASE_SHAPE = (2, 3)
 INTS = ("int8", "int16", "int32", "uint8", "uint32")
@@ -226,8 +226,7 @@ def fill(template: str, texts: Sequence[str]) -> str:
 # ------------------------------------------------------------------------------------- values
 
 
-def _dtype(name: str) -> np.dtype[Any]:
-    return np.dtype(getattr(ml_dtypes, name)) if hasattr(ml_dtypes, name) else np.dtype(name)
+_dtype = client.dtype_named
 
 
 SPECIAL = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, np.inf, -np.inf, np.nan])
@@ -445,5 +444,3 @@ def sample(cases_: Sequence[Case], fraction: float, seed: int = 0) -> list[Case]
     keep = rs.uniform(size=len(cases_)) < fraction
     return [c for c, k in zip(cases_, keep, strict=True) if k]
 
-
-_ = itertools

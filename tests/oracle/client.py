@@ -92,7 +92,8 @@ def need() -> None:
     pytest.skip(why)
 
 
-def _dtype(name: str) -> np.dtype[Any]:
+def dtype_named(name: str) -> np.dtype[Any]:
+    """A dtype from its name, ml_dtypes' (bfloat16, float8_*) included."""
     return np.dtype(getattr(ml_dtypes, name)) if hasattr(ml_dtypes, name) else np.dtype(name)
 
 
@@ -111,7 +112,7 @@ def _decode(leaf: Mapping[str, Any]) -> np.ndarray[Any, Any]:
     if "text" in leaf:  # a string leaf (a repr), as np.asarray gives it here
         return np.asarray(leaf["text"])
     raw = bytes.fromhex(leaf["hex"])
-    return np.frombuffer(raw, dtype=_dtype(leaf["dtype"])).reshape(leaf["shape"])
+    return np.frombuffer(raw, dtype=dtype_named(leaf["dtype"])).reshape(leaf["shape"])
 
 
 _CACHE: dict[str, Outcome] = {}
