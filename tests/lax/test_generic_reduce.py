@@ -16,7 +16,7 @@ import jax_core as jax
 from jax_core import lax
 from jax_core._src.config import enable_x64
 from jax_core.test_util import check_grads
-from tests.oracle.client import Call, assert_same, here, live_fixture
+from tests.oracle.client import Call, assert_same, here, live_fixture, program_call
 
 COVERED: frozenset[str] = frozenset({"reduce"})
 
@@ -128,8 +128,7 @@ CASES.update(
 
 
 def _call(case: str) -> Call:
-    expr = f"(lambda ns: (exec(src, ns), eval(ns['case'], ns))[1])({{'jax': jax, 'jnp': jnp, 'lax': lax, 'case': {CASES[case]!r}}})"
-    return Call(expr, {"src": PROGRAM})
+    return program_call(PROGRAM, CASES[case])
 
 
 CALLS = [_call(c) for c in CASES]

@@ -151,6 +151,16 @@ def evaluate(calls: Sequence[Call]) -> list[Outcome]:
     return [_CACHE[_key(c)] for c in calls]
 
 
+def program_call(program: str, case: str) -> Call:
+    """A call that runs ``program`` (source defining helpers over ``jax``, ``jnp``, ``lax``) and
+    evaluates the expression ``case`` in its namespace, on either side of the oracle."""
+    expr = (
+        "(lambda ns: (exec(src, ns), eval(ns['case'], ns))[1])"
+        f"({{'jax': jax, 'jnp': jnp, 'lax': lax, 'case': {case!r}}})"
+    )
+    return Call(expr, {"src": program})
+
+
 def live_fixture(calls: Sequence[Call]) -> Any:
     """A module-scoped pytest fixture: real JAX's outcome of every call, keyed by expression, from
     one oracle batch (``live = live_fixture(CALLS)`` in a test module, then ``live[call.expr]``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle.client import Call, assert_same, here, live_fixture
+from tests.oracle.client import Call, assert_same, here, live_fixture, program_call
 
 PROGRAM = """
 @jax.custom_jvp
@@ -63,8 +63,7 @@ CASES = {
 
 
 def _call(case: str) -> Call:
-    expr = f"(lambda ns: (exec(src, ns), eval(ns['case'], ns))[1])({{'jax': jax, 'jnp': jnp, 'case': {CASES[case]!r}}})"
-    return Call(expr, {"src": PROGRAM})
+    return program_call(PROGRAM, CASES[case])
 
 
 CALLS = [_call(c) for c in CASES]

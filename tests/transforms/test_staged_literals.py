@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle.client import Call, assert_same, here, live_fixture
+from tests.oracle.client import Call, assert_same, here, live_fixture, program_call
 
 PROGRAM = """
 import numpy as np
@@ -72,8 +72,7 @@ CASES: dict[str, str] = {
 
 
 def _call(case: str) -> Call:
-    expr = f"(lambda ns: (exec(src, ns), eval(ns['case'], ns))[1])({{'jax': jax, 'jnp': jnp, 'lax': lax, 'case': {CASES[case]!r}}})"
-    return Call(expr, {"src": PROGRAM})
+    return program_call(PROGRAM, CASES[case])
 
 
 CALLS = [_call(c) for c in CASES]
