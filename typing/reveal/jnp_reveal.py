@@ -36,3 +36,9 @@ assert_type(jnp.result_type(x, 1.0), np.dtype[Any])
 assert_type(jnp.pi, float)
 assert_type(jnp.float32(1.0), Array)  # JAX: scalar types build arrays
 assert_type(lax.one_minus_square(x), Array)
+assert_type(jnp.size(x, 0), int)
+assert_type(jnp.size(x, (0, 1)), int)
+assert_type(lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN), Array)
+assert_type(lax.top_k(x, 2), list[Array])
+assert_type(lax.reduce(x, 0.0, lax.add, (0,)), Array)  # one array operand: one array
+method: lax.RoundingMethod = lax.RoundingMethod.AWAY_FROM_ZERO
