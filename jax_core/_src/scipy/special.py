@@ -267,7 +267,7 @@ def gammaln(x: ArrayLike) -> Array:
 def loggamma(x: ArrayLike) -> Array:
     """``log(gamma(x))`` for real ``x`` (as ``gammaln``; NaN where gamma is negative)."""
     (xa,) = promote_args_inexact("loggamma", x)
-    return jnp.where(gammasgn(xa) < 0, np.nan, lax.lgamma(xa))
+    return jnp.where(xa > 0, lax.lgamma(xa), np.nan)
 
 
 def digamma(x: ArrayLike) -> Array:
@@ -277,12 +277,15 @@ def digamma(x: ArrayLike) -> Array:
 
 
 def gammasgn(x: ArrayLike) -> Array:
-    """Sign of the gamma function (NaN at its poles)."""
+    """Sign of the gamma function: NaN at the negative integers (and -inf, NaN), -1 at -0.0."""
     (xa,) = promote_args_inexact("gammasgn", x)
+    if jnp.iscomplexobj(xa):
+        raise ValueError("gammasgn does not support complex-valued inputs.")
     floor_x = jnp.floor(xa)
     neg = xa < 0
-    return jnp.where((xa == 0) | (neg & (xa == floor_x)), np.nan,
-                     jnp.where(neg & (jnp.remainder(floor_x, 2) != 0), -1.0, 1.0)).astype(xa.dtype)
+    pole = (neg & (xa == floor_x)) | jnp.isnan(xa)
+    minus = (neg & (jnp.remainder(floor_x, 2) != 0)) | ((xa == 0) & jnp.signbit(xa))
+    return jnp.where(pole, np.nan, jnp.where(minus, -1.0, 1.0)).astype(xa.dtype)
 
 
 def gamma(x: ArrayLike) -> Array:

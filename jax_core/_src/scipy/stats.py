@@ -274,9 +274,10 @@ def beta_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale
 def gamma_logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Gamma log density (``-inf`` below ``loc``)."""
     xa, aa, la, sa = promote_args_inexact("gamma.logpdf", x, a, loc, scale)
-    y = (xa - la) / sa
-    out = xlogy(aa - 1, y) - y - lax.lgamma(aa) - jnp.log(sa)
-    return jnp.where(y < 0, -np.inf, out).astype(out.dtype)
+    ok = xa >= la  # False for NaN too: JAX's density is -inf there
+    y = jnp.where(ok, (xa - la) / sa, jnp.ones_like(xa))
+    out = (xlogy(aa - 1, y) - y) - (lax.lgamma(aa) + jnp.log(sa))
+    return jnp.where(ok, out, -np.inf).astype(out.dtype)
 
 
 def gamma_pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
