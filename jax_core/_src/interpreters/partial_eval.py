@@ -68,16 +68,29 @@ class PartialEvalTrace(Trace):
         """Stages ``primitive`` (known operands become residuals)."""
         return self.staged.process_primitive(primitive, args, params)
 
+    @property
+    def saveable(self) -> SaveablePolicy | None:
+        """The ``checkpoint`` policy this split applies, if any: higher-order primitives split
+        their bodies with it, so what they save inside is what the policy allows (as JAX)."""
+        return self.staged.saveable if isinstance(self.staged, _RecomputingTrace) else None
+
+    def mark_saved(self, residuals: Sequence[Any]) -> None:
+        """Known values a higher-order primitive's rule produced as residuals under ``saveable``:
+        the staged side captures them rather than recomputing the equation that made them."""
+        if isinstance(self.staged, _RecomputingTrace):
+            self.staged.saved.update(x.jaxpr_var for x in residuals if isinstance(x, JaxprTracer))
+
 
 class _RecomputingTrace(JaxprTrace):
     """A staged trace that recomputes, rather than captures, known values the policy won't save."""
 
-    __slots__ = ("known", "saveable", "_by_var")
+    __slots__ = ("known", "saveable", "saved", "_by_var")
 
     def __init__(self, debug: DebugInfo, known: JaxprTrace, saveable: SaveablePolicy) -> None:
         super().__init__(debug)
         self.known = known
         self.saveable = saveable
+        self.saved: set[Var] = set()  # residual outputs of higher-order equations split under the policy
         self._by_var: dict[Var, JaxprTracer] = {}
 
     def const_tracer(self, x: Any) -> JaxprTracer:
@@ -89,14 +102,15 @@ class _RecomputingTrace(JaxprTrace):
         if done is not None:
             return done
         eqn = self.known.producer(var)
-        if eqn is None or self.saveable(eqn.primitive, *(a.aval for a in eqn.invars), **eqn.params):
+        if eqn is None or var in self.saved or self.saveable(eqn.primitive, *(a.aval for a in eqn.invars), **eqn.params):
             tracer = super().const_tracer(x)
         else:
             operands = [a.val if isinstance(a, Literal) else self.known.tracer_for(a) for a in eqn.invars]
             outs = self.process_primitive(eqn.primitive, operands, eqn.params)
             outs = outs if eqn.primitive.multiple_results else [outs]
             for v, t in zip(eqn.outvars, outs):
-                self._by_var[v] = t
+                if v not in self.saved:  # the saved ones stay residuals
+                    self._by_var[v] = t
             tracer = self._by_var[var]
         self._by_var[var] = tracer
         return tracer
@@ -156,7 +170,7 @@ def partial_eval_call(
     closed: ClosedJaxpr = params["jaxpr"]
     known, staged, out_unknowns, num_res = partial_eval_jaxpr(closed, unknown, False, saveable)
     known_args = [a for a, u in zip(args, unknown) if not u]
-    known, forwarded = _forward_input_residuals(known, num_res)
+    known, forwarded = forward_input_residuals(known, num_res)
     known_outs = trace.bind_known(prim, known_args, make_params(known))
     n_known = len(known_outs) - sum(f is None for f in forwarded)
     computed = iter(known_outs[n_known:])
@@ -167,7 +181,7 @@ def partial_eval_call(
 
 
 
-def _forward_input_residuals(known: ClosedJaxpr, num_res: int) -> tuple[ClosedJaxpr, list[int | None]]:
+def forward_input_residuals(known: ClosedJaxpr, num_res: int) -> tuple[ClosedJaxpr, list[int | None]]:
     """Drops residual outputs that are just inputs of ``known`` (the caller passes those on).
 
     Returns the pruned jaxpr and, per residual, the index of the input it forwards (or None).

@@ -209,6 +209,8 @@ def _describe_residual(c: Any, inputs: Sequence[Any], names: Sequence[str]) -> s
         eqn = c._trace.producer(c.jaxpr_var)  # pyright: ignore[reportPrivateUsage]  # the trace that made it
         if eqn is not None:
             where = eqn.source_info.location() if isinstance(eqn.source_info, SourceInfo) else "<unknown>"
+            if eqn.primitive.name == "name":  # a checkpoint_name tag, as JAX describes it
+                return f"named '{eqn.params['name']}' from {where}"
             return f"output of {eqn.primitive.name} from {where}"
     return "a constant"
 

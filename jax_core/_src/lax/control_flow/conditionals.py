@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 import numpy as np
 
@@ -33,6 +33,8 @@ from jax_core._src.interpreters.ad_util import (
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
 from jax_core._src.interpreters.partial_eval import (
     PartialEvalTrace,
+    SaveablePolicy,
+    forward_input_residuals,
     merge_outputs,
     partial_eval_jaxpr,
 )
@@ -410,29 +412,47 @@ def _join_known_outputs(known: ClosedJaxpr, num_out: int, res_indices: Sequence[
     return trace_to_jaxpr(fun, known.in_avals, DebugInfo("cond", None))
 
 
-def _join_staged_inputs(staged: ClosedJaxpr, res_indices: Sequence[int], all_res: Sequence[ShapedArray]) -> ClosedJaxpr:
-    """The staged branch, taking every branch's residual slots (ignoring others')."""
-    j = staged.jaxpr
-    num_res = len(res_indices)
-    res_vars: list[Var] = [Var(a) for a in all_res]
-    for i, v in zip(res_indices, j.invars[:num_res]):
-        res_vars[i] = v
-    return with_invars(staged, [*res_vars, *j.invars[num_res:]])
+class _BranchSplit(NamedTuple):
+    """The jaxpr side of a cond's partial evaluation (see ``_cond_partial_eval``)."""
+
+    known: tuple[ClosedJaxpr, ...]  # [known consts, known ops] -> [known outs, residual slots]
+    known_consts: tuple[Any, ...]
+    staged: tuple[ClosedJaxpr, ...]  # [residual slots, forwarded known ops, unknown ops] -> unknown outs
+    forwarded: tuple[int, ...]  # known operands the staged branches read directly (not residuals)
+    out_uks: tuple[bool, ...]
 
 
 @cached
 def _partial_eval_branches(
-    branches: tuple[ClosedJaxpr, ...], ops_uk: tuple[bool, ...]
-) -> tuple[tuple[ClosedJaxpr, ...], tuple[Any, ...], tuple[ClosedJaxpr, ...], tuple[bool, ...]]:
-    """``(known branches, their constants, staged branches, output unknowns)``."""
-    out_uks = [any(uks) for uks in zip(*(partial_eval_jaxpr(b, ops_uk, False)[2] for b in branches))]
-    splits = [partial_eval_jaxpr(b, ops_uk, out_uks) for b in branches]
+    branches: tuple[ClosedJaxpr, ...], ops_uk: tuple[bool, ...], saveable: SaveablePolicy | None
+) -> _BranchSplit:
+    """Splits every branch the same way. A residual that is a known operand in a branch is not
+    returned by the known cond: the staged cond takes that operand itself (as JAX forwards it).
+    Under a ``checkpoint`` policy the branches are split with it, so they save what it allows."""
+    out_uks = [any(uks) for uks in zip(*(partial_eval_jaxpr(b, ops_uk, False, saveable)[2] for b in branches))]
+    splits = [partial_eval_jaxpr(b, ops_uk, out_uks, saveable) for b in branches]
     num_known_out = out_uks.count(False)
-    all_res, res_indices = _merge_branch_residuals([known.out_avals[num_known_out:] for known, _, _, _ in splits])
-    knowns = tuple(_join_known_outputs(k, num_known_out, idx, all_res) for (k, _, _, _), idx in zip(splits, res_indices))
+    pruned = [forward_input_residuals(known, num_res) for known, _, _, num_res in splits]
+    forwarded = sorted({f for _, fwd in pruned for f in fwd if f is not None})
+    known_op_avals = [a for a, uk in zip(branches[0].in_avals, ops_uk) if not uk]
+    res_avals = [k.out_avals[num_known_out:] for k, _ in pruned]
+    all_res, res_indices = _merge_branch_residuals(res_avals)
+    knowns = tuple(_join_known_outputs(k, num_known_out, idx, all_res) for (k, _), idx in zip(pruned, res_indices))
     known_jaxprs, known_consts = hoist_and_join(knowns)
-    staged = tuple(_join_staged_inputs(st, idx, all_res) for (_, st, _, _), idx in zip(splits, res_indices))
-    return known_jaxprs, known_consts, staged, tuple(out_uks)
+    staged: list[ClosedJaxpr] = []
+    for (_, st, _, num_res), (_, fwd), idx in zip(splits, pruned, res_indices):
+        j = st.jaxpr
+        res_vars: list[Var] = [Var(a) for a in all_res]
+        fwd_vars: dict[int, Var] = {}
+        kept = iter(idx)
+        for v, f in zip(j.invars[:num_res], fwd, strict=True):
+            if f is None:
+                res_vars[next(kept)] = v
+            else:
+                fwd_vars[f] = v
+        invars = [*res_vars, *(fwd_vars.get(f) or Var(known_op_avals[f]) for f in forwarded), *j.invars[num_res:]]
+        staged.append(with_invars(st, invars))
+    return _BranchSplit(known_jaxprs, known_consts, tuple(staged), tuple(forwarded), tuple(out_uks))
 
 
 def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], unknown: Sequence[bool], *, branches: tuple[ClosedJaxpr, ...]) -> list[Any]:
@@ -440,15 +460,17 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], unknown: Se
     if index_uk:
         staged_all: list[Any] = trace.bind_staged(cond_p, args, {"branches": branches})
         return staged_all
-    known_jaxprs, known_consts, staged_jaxprs, out_uks = _partial_eval_branches(branches, tuple(ops_uk))
-    num_known_out = out_uks.count(False)
+    sp = _partial_eval_branches(branches, tuple(ops_uk), trace.saveable)
+    num_known_out = sp.out_uks.count(False)
     index, *ops = args
     known_ops = [x for x, uk in zip(ops, ops_uk) if not uk]
-    known_outs: list[Any] = trace.bind_known(cond_p, [index, *known_consts, *known_ops], {"branches": known_jaxprs})
+    known_outs: list[Any] = trace.bind_known(cond_p, [index, *sp.known_consts, *known_ops], {"branches": sp.known})
     unknown_ops = [x for x, uk in zip(ops, ops_uk) if uk]
     residuals = known_outs[num_known_out:]
-    staged_outs: list[Any] = trace.bind_staged(cond_p, [index, *residuals, *unknown_ops], {"branches": staged_jaxprs})
-    return merge_outputs(known_outs[:num_known_out], staged_outs, out_uks)
+    trace.mark_saved(residuals)
+    staged_in = [index, *residuals, *(known_ops[f] for f in sp.forwarded), *unknown_ops]
+    staged_outs: list[Any] = trace.bind_staged(cond_p, staged_in, {"branches": sp.staged})
+    return merge_outputs(known_outs[:num_known_out], staged_outs, sp.out_uks)
 
 
 cond_p = Primitive("cond", multiple_results=True)

@@ -20,7 +20,7 @@ import numpy as np
 from jax_core._src import config
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError
-from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
+from jax_core._src.core.jaxpr import ClosedJaxpr, Var, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, get_aval, set_current_trace
 from jax_core._src.interpreters.ad import backward_pass, jvp_jaxpr
@@ -38,6 +38,7 @@ from jax_core._src.interpreters.batching import vmap_flat
 from jax_core._src.interpreters.batching_util import axis_size, broadcast_batch, moveaxis
 from jax_core._src.interpreters.partial_eval import (
     PartialEvalTrace,
+    SaveablePolicy,
     merge_outputs,
     partial_eval_jaxpr,
 )
@@ -431,19 +432,32 @@ class _ScanSplit(NamedTuple):
     num_invariant: int
     known: ClosedJaxpr  # the known scan body: [consts, known carry, known xs] -> [..., per-iteration residuals]
     staged: ClosedJaxpr  # [invariant res, unknown consts, unknown carry, unknown xs, per-iteration res]
+    # per residual (invariant ones, then per-iteration ones): saved, or (a known carry's value
+    # each iteration) recomputed by replaying the known scan when a checkpoint policy applies
+    saved: tuple[bool, ...]
 
 
 @cached
-def _split_body(jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, unknowns: tuple[bool, ...]) -> _ScanSplit:
+def _split_body(
+    jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, unknowns: tuple[bool, ...], saveable: SaveablePolicy | None
+) -> _ScanSplit:
+    """Splits the body (with a ``checkpoint`` policy, if any: it saves what the policy allows)."""
     const_uk, carry_uk, xs_uk = split(unknowns, [num_consts, num_carry])
     num_ys = len(jaxpr.out_avals) - num_carry
     for _ in range(1 + num_carry):
-        known1, staged1, out_uk, num_res = partial_eval_jaxpr(jaxpr, const_uk + carry_uk + xs_uk, instantiate=carry_uk + [False] * num_ys)
+        known1, staged1, out_uk, num_res = partial_eval_jaxpr(
+            jaxpr, const_uk + carry_uk + xs_uk, carry_uk + [False] * num_ys, saveable
+        )
         if out_uk[:num_carry] == carry_uk:
             break
         carry_uk = [a or b for a, b in zip(carry_uk, out_uk)]
     else:
         raise AssertionError("scan partial eval: fixpoint not reached")
+    # A residual that is a known carry is not what a checkpoint policy saves: the staged side
+    # replays the known scan for it (JAX saves the carry's initial value, not every iteration's).
+    n_kconst = const_uk.count(False)
+    carry_in = set(known1.jaxpr.invars[n_kconst : n_kconst + carry_uk.count(False)])
+    res_saved = [not (isinstance(v, Var) and v in carry_in) for v in known1.jaxpr.outvars[len(known1.out_avals) - num_res :]]
     # Residuals that depend only on known constants are computed once, outside the loop:
     # split the known body again with everything but its constants unknown.
     known1, h1 = hoist_consts(known1)
@@ -460,7 +474,8 @@ def _split_body(jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, unknowns: t
     var_pos = [i for i, inv in enumerate(is_inv) if not inv]
     order = [*inv_pos, *range(num_res, num_res + n_ukc + n_ukk + n_ukx), *var_pos]
     staged = permute_binders(staged1, order, None)
-    return _ScanSplit(tuple(carry_uk), tuple(out_uk), h1, invariant, len(inv_pos), known2, staged)
+    saved = tuple(res_saved[i] for i in [*inv_pos, *var_pos])
+    return _ScanSplit(tuple(carry_uk), tuple(out_uk), h1, invariant, len(inv_pos), known2, staged, saved)
 
 
 def _scan_partial_eval(
@@ -480,7 +495,7 @@ def _scan_partial_eval(
     ys and a staged scan consuming them as extra xs; loop-invariant residuals are hoisted."""
     params = dict(length=length, reverse=reverse, unroll=unroll)
     const_uk, _, xs_uk = split(unknown, [num_consts, num_carry])
-    sp = _split_body(jaxpr, num_consts, num_carry, tuple(unknown))
+    sp = _split_body(jaxpr, num_consts, num_carry, tuple(unknown), trace.saveable)
     unknowns = [*const_uk, *sp.carry_uk, *xs_uk]
     consts, carry, xs = split(args, [num_consts, num_carry])
     k_consts = [x for x, u in zip(consts, const_uk) if not u]
@@ -507,6 +522,7 @@ def _scan_partial_eval(
     uk_carry = [x for x, u in zip(carry, sp.carry_uk) if u]
     uk_xs = [x for x, u in zip(xs, xs_uk) if u]
     stacked_res = known_outs[n_known:]
+    trace.mark_saved([r for r, keep in zip([*inv_res, *stacked_res], sp.saved, strict=True) if keep])
     lin_c, lin_k, lin_x = split([lin for lin, u in zip(linear, unknowns, strict=True) if u], [len(uk_consts), len(uk_carry)])
     staged_outs: list[Any] = trace.bind_staged(
         scan_p,
