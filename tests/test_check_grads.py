@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle.client import Call, assert_same, here, live_fixture
+from tests.oracle.client import Call, assert_same, here, live_fixture, program_call
 
 PROGRAM = """
 import numpy as np
@@ -25,6 +25,9 @@ cases = {
     "logistic_loss": (lambda w, b: jnp.mean(jnp.log1p(jnp.exp(-y * (X @ w + b)))), (w, 0.3)),
     "complex": (lambda z: jnp.sin(z) * z, (z,)),
     "python_scalar": (lambda t: jnp.sin(t) * t ** 3, (0.7,)),
+    # real in, complex out (and back): the real part of the inner product, as JAX's
+    "real_to_complex": (lambda t: jnp.exp(1j * t) * t, (x[:4],)),
+    "complex_to_real": (lambda z: jnp.abs(z) ** 2 + jnp.real(z), (z,)),
 }
 
 def verdict(name, order, modes=("fwd", "rev"), **kw):
@@ -38,7 +41,7 @@ def verdict(name, order, modes=("fwd", "rev"), **kw):
 
 CASES = {
     f"{name}_{order}_{'_'.join(modes)}": f"verdict({name!r}, {order}, {modes!r})"
-    for name in ("exp", "tanh_mlp", "logsumexp", "logistic_loss", "complex", "python_scalar")
+    for name in ("exp", "tanh_mlp", "logsumexp", "logistic_loss", "complex", "python_scalar", "real_to_complex", "complex_to_real")
     for order in (1, 2)
     for modes in (("fwd",), ("rev",))
 }
@@ -46,8 +49,7 @@ CASES["strict_tolerance"] = "verdict('python_scalar', 1, atol=1e-12, rtol=1e-12)
 
 
 def _call(case: str) -> Call:
-    expr = f"(lambda ns: (exec(src, ns), eval(ns['case'], ns))[1])({{'jax': jax, 'jnp': jnp, 'case': {CASES[case]!r}}})"
-    return Call(expr, {"src": PROGRAM})
+    return program_call(PROGRAM, CASES[case])
 
 
 CALLS = [_call(c) for c in CASES]
@@ -71,3 +73,4 @@ def test_verdicts_without_the_oracle() -> None:
     assert verdict("exp", 2) == "ok"  # type: ignore[operator]
     assert verdict("logistic_loss", 2) == "ok"  # type: ignore[operator]
     assert verdict("python_scalar", 1, atol=1e-12, rtol=1e-12).startswith("FAIL")  # type: ignore[operator]
+    assert verdict("real_to_complex", 2) == "ok"  # type: ignore[operator]
