@@ -23,9 +23,9 @@ ENV: dict[str, Any] = {"jax": jax, "jnp": jnp, "np": np, "random": random}
 # Where jax_core's message legitimately differs from JAX's, the part that must match
 # (a regex), and why. Every other case must match class and message exactly.
 DIFFERENT: dict[str, tuple[str, str]] = {
-    # JAX lists the six PRNG implementations it registers; jax_core has threefry2x32.
+    # JAX lists the six PRNG implementations it registers; jax_core has threefry2x32, rbg, unsafe_rbg.
     "random.key(0, impl='foo')": (
-        r'unrecognized PRNG implementation "foo"\. Did you mean one of: "threefry2x32"\?',
+        r'unrecognized PRNG implementation "foo"\. Did you mean one of: .*"threefry2x32", "rbg", "unsafe_rbg"',
         "impls",
     ),
     # lax's dtype messages (jax_core.lax words them its own way).

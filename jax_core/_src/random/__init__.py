@@ -22,5 +22,8 @@ How typed keys work (the design, as JAX's):
 * **threefry2x32** (``threefry.py``) is written with jax_core's integer lax ops and traced
   into the lowering of the key primitives, so XLA sees plain ``uint32`` ops. Streams are
   bit-identical to JAX 0.12 (``jax_threefry_partitionable=True``, its default).
+* **rbg and unsafe_rbg** (``rbg.py``): keys of four words whose bits come from XLA's
+  ``RngBitGenerator``; ``rbg`` splits and folds in with threefry2x32, ``unsafe_rbg`` with the
+  generator itself (``random.key(0, impl="rbg")``), as JAX's.
 * **Samplers** (``samplers.py``, ``samplers_extra.py``) are JAX's algorithms, op for op.
 """

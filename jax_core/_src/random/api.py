@@ -18,6 +18,7 @@ from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import get_aval
 from jax_core._src.numpy import creation
 from jax_core._src.random import threefry
+from jax_core._src.random import rbg as rbg  # registers the rbg and unsafe_rbg implementations
 from jax_core._src.random.keys import KeyTy, PRNGImpl, check_key_data, key_impl_of, prngs
 from jax_core._src.random.primitives import (
     random_bits_p,

@@ -19,6 +19,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import zero_jvp
 from jax_core._src.interpreters.batching_util import (
     axis_size,
@@ -214,8 +215,12 @@ def _random_fold_in_lower(
 
 
 def _random_fold_in_batch(args: Sequence[Any], dims: Sequence[int | None]) -> tuple[Any, int]:
+    """Batched operands move to the front; an unbatched message (a scalar) stays unbatched and
+    broadcasts (as JAX's broadcasting batcher: ``unsafe_rbg`` then derives one block of bits)."""
     size = axis_size(args, dims)
-    keys, msgs = (bdim_at_front(x, d, size) for x, d in zip(args, dims))
+    keys, msgs = (
+        x if d is None and get_aval(x).ndim == 0 else bdim_at_front(x, d, size) for x, d in zip(args, dims)
+    )
     return random_fold_in_p.bind(keys, msgs), 0
 
 
