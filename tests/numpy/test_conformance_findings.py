@@ -89,6 +89,13 @@ EXPRS = [
     "jax.scipy.special.ndtr(jnp.ones(2, jnp.float16))",
     "jax.scipy.special.softmax(jnp.ones(0))",
     "jnp.arange(5.0).at[jnp.array([0, 2])].add(1.0, indices_are_sorted=True, unique_indices=True)",
+    # a gradient is weakly typed exactly when its primal is (repr shows weak_type=True)
+    "repr(jax.grad(lambda x: (jnp.ones(3) * x).sum())(1.0))",
+    "repr(jax.grad(lambda x: (x * 1j).real)(1.0))",
+    "repr(jax.jit(jax.grad(lambda x: jnp.dot(jnp.ones(3), jnp.ones(3) * x)))(1.0))",
+    "repr(jax.value_and_grad(lambda x: x.astype(jnp.float32) * 2)(1.0))",
+    "repr(jax.grad(lambda x: x * 2.0)(jnp.float32(1.0)))",
+    "repr(jax.grad(lambda x, y: (x * y).sum(), argnums=(0, 1))(2.0, jnp.ones(2)))",
 ]
 CALLS = [Call(e) for e in EXPRS]
 # jax_core's message says what is wrong where JAX's names an internal step (same class)

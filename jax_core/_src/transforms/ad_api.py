@@ -24,7 +24,7 @@ from jax_core._src.interpreters.ad_util import (
     zeros_like_aval,
 )
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
-from jax_core._src.lax.elementwise.conversions import convert_element_type_p
+from jax_core._src.lax.elementwise.conversions import convert_element_type_p, to_dtype
 from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 # Typing jvp, vjp, linearize and linear_transpose: one overload per number of primals (1..4),
@@ -82,7 +82,15 @@ def _strip_aux_tracers(aux: Any) -> Any:
 
 
 def _nonzero(ct: Any, primal: Any) -> Any:
-    return zeros_like_aval(tangent_aval(get_aval(primal))) if isinstance(ct, Zero) else ct  # weak if the primal is
+    """The cotangent of ``primal`` as a value of its tangent type, weakly typed exactly when the
+    primal is (as JAX's: ``grad(f)(1.0)`` is weak, ``grad(f)(jnp.float32(1))`` is not)."""
+    aval = tangent_aval(get_aval(primal))
+    if isinstance(ct, Zero):
+        return zeros_like_aval(aval)
+    ct_aval = get_aval(ct)
+    if ct_aval.dtype == aval.dtype and ct_aval.weak_type != aval.weak_type:
+        return to_dtype(ct, aval.dtype, aval.weak_type)
+    return ct
 
 
 # -- forward mode ----------------------------------------------------------------------------
