@@ -109,6 +109,7 @@ from jax_core._src.lax.elementwise import sinh as sinh
 from jax_core._src.lax.elementwise import sqrt as sqrt
 from jax_core._src.lax.elementwise import square as square
 from jax_core._src.lax.elementwise import one_minus_square as one_minus_square
+from jax_core._src.lax.elementwise import polynomial as polynomial
 from jax_core._src.lax.elementwise import sub as sub
 from jax_core._src.lax.elementwise import tan as tan
 from jax_core._src.lax.elementwise import tanh as tanh

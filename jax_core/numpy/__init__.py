@@ -153,8 +153,8 @@ from jax_core._src.numpy.math import lcm as lcm
 from jax_core._src.numpy.math import ldexp as ldexp
 from jax_core._src.numpy.math import log2 as log2
 from jax_core._src.numpy.math import log10 as log10
-from jax_core._src.numpy.math import logaddexp as logaddexp
-from jax_core._src.numpy.math import logaddexp2 as logaddexp2
+from jax_core._src.numpy.log_add_exp import logaddexp as logaddexp
+from jax_core._src.numpy.log_add_exp import logaddexp2 as logaddexp2
 from jax_core._src.numpy.math import modf as modf
 from jax_core._src.numpy.math import nan_to_num as nan_to_num
 from jax_core._src.numpy.math import pow as pow

@@ -96,10 +96,74 @@ EXPRS = [
     "repr(jax.value_and_grad(lambda x: x.astype(jnp.float32) * 2)(1.0))",
     "repr(jax.grad(lambda x: x * 2.0)(jnp.float32(1.0)))",
     "repr(jax.grad(lambda x, y: (x * y).sum(), argnums=(0, 1))(2.0, jnp.ones(2)))",
+    # lists inside a tuple index are index arrays, eagerly and under jit
+    "jnp.arange(20.0).reshape(4, 5)[([0, 1], [2, 3])]",
+    "jax.jit(lambda v: v[[0, 1], [2, 3]])(jnp.arange(20.0).reshape(4, 5))",
+    "jax.jit(lambda v, i: v[[i, 0], [1, i]])(jnp.arange(20.0).reshape(4, 5), 2)",
+    "jnp.arange(20.0).reshape(4, 5)[([[0], [1]], 2)]",
+    "jnp.arange(20.0).reshape(4, 5)[([],)]",
+    "jnp.arange(20.0).reshape(4, 5).at[([0, 1], [2, 3])].set(0.0)",
+    "jnp.argwhere(jnp.float32(2.0), size=4)",
+    "jnp.intersect1d(jnp.array([1.0, 2.0, 3.0], jnp.float16), jnp.array([7.0, 5.0], jnp.float16))",
+    "jnp.reshape(jnp.arange(6.0), (4, -1))",
+    "jnp.linalg.slogdet(np.array([[2.0, 1.0], [1.0, -3.0]], np.float32), method='qr')",
+    "jnp.linalg.slogdet(np.random.RandomState(0).randn(2, 4, 4).astype(np.float32), method='qr')",
+    "jax.grad(lambda m: jnp.linalg.slogdet(m, method='qr')[1])(np.array([[2.0, 1.0], [1.0, 3.0]], np.float32))",
+    "jnp.linalg.slogdet(jnp.ones((2, 2), jnp.complex64), method='qr')",
+    "jax.lax.map(lambda v: v, jnp.float32(2.0))",
+    "jax.lax.scan(lambda c, x: (c, x), 0.0, 2.0)",
+    "jnp.cov(jnp.zeros(0))",
+    "jnp.cov(jnp.zeros((2, 0)))",
+    "jax.lax.conj(jnp.array([0.0, -0.0, jnp.inf, -jnp.inf, jnp.nan]))",
+    "repr(jax.scipy.stats.poisson.pmf(jnp.arange(3), 2.0))",
+    "repr(jax.scipy.stats.bernoulli.logpmf(jnp.arange(3), 0.3))",
+    "[type(v).__name__ for v in jax.lax.conv_shape_tuple((1, 2, 5, 5), (3, 2, 2, 2), (1, 1), 'SAME')]",
+    "[type(v).__name__ for v in jax.lax.conv_general_shape_tuple((1, 2, 5, 5), (3, 2, 2, 2), (1, 1), 'SAME', ('NCHW', 'OIHW', 'NCHW'))]",
+    "jnp.argmax(jnp.ones((2, 3)), axis=2)",
+    "jnp.unique_all(jnp.array([3, 1, 3, 0]), size=6, fill_value=9)",
+    "jnp.unique(jnp.array([[3, 1], [0, 0], [3, 1]]), axis=0, return_index=True, size=4)",
+    "jax.lax.convert_element_type(np.array([-1.5, -3.0, 2.7], np.float32), jnp.uint8)",
+    "jnp.astype(np.array([-1.5, -3.0, 2.7], np.float32), jnp.uint8)",
+    "jnp.nanmedian(jnp.zeros(0))",
+    "jnp.nanquantile(jnp.zeros((2, 0)), jnp.array([0.2, 0.5]), axis=1)",
+    "jnp.quantile(jnp.zeros(0), 0.5)",
+    "jnp.median(jnp.zeros(0))",
+    "jax.jit(lambda v, s: v.at[1].apply(lambda e: e * s))(jnp.ones(3), 2.0)",
+    # logaddexp2 as JAX 0.12's (base-2 evaluation, its derivative; +inf only replaced there)
+    "jnp.logaddexp2(np.array([0.0, 1.0, -np.inf, np.inf, np.nan, 1.0], np.float32), np.array([0.0, -2.5, -np.inf, 1.0, 1.0, np.inf], np.float32))",
+    "jax.vmap(jax.grad(lambda x, y: jnp.logaddexp2(x, y), argnums=(0, 1)))(np.array([1.0, 0.0, np.inf, 1.0], np.float32), np.array([-np.inf, np.inf, 1.0, -2.5], np.float32))",
+    "jax.grad(lambda x: jnp.logaddexp(x, -jnp.inf))(1.0)",
+    "jnp.logaddexp2(jnp.array([1 + 2j, -1j], jnp.complex64), jnp.array([0.5j, 3 + 0j], jnp.complex64))",
+    "repr(jnp.logaddexp2(jnp.arange(3), 2.5))",
+    # trapezoid: JAX's sums (constant-spacing fast path), x and y promoted together
+    "jnp.trapezoid(np.random.RandomState(0).randn(3, 7).astype(np.float32), np.sort(np.random.RandomState(1).randn(7)).astype(np.float32))",
+    "jnp.trapezoid(np.random.RandomState(0).randn(3, 7).astype(np.float32))",
+    "jnp.trapezoid(np.ones((3, 4), np.float32), dx=0.3, axis=0)",
+    "jnp.trapezoid(jnp.arange(5))",
+    "jnp.trapezoid(jnp.float32(1.0))",
+    # lax.polynomial (JAX 0.12) and polyval on it
+    "repr(jax.lax.polynomial(3.0, [1.0, 5.0, 2.0]))",
+    "jax.lax.polynomial(jnp.array([np.inf, -np.inf, np.nan, 0.5]), list(np.arange(12.0, dtype=np.float32)))",
+    "jax.lax.polynomial(jnp.ones((2, 3)), [jnp.arange(3.0).reshape(1, 3), jnp.ones((2, 1))])",
+    "jax.grad(jax.grad(lambda v: jax.lax.polynomial(v, [1.0, 5.0, 2.0, -1.0])))(1.5)",
+    "jax.grad(lambda c: jax.lax.polynomial(jnp.arange(3.0), [c[0], c[1], c[2]]).sum())(jnp.array([1.0, 2.0, 3.0]))",
+    "jax.vmap(lambda v, c: jax.lax.polynomial(v, [c, 2.0, c]))(jnp.arange(3.0), jnp.arange(3.0))",
+    "str(jax.make_jaxpr(lambda v: jax.lax.polynomial(v, [1.0, 5.0, 2.0], unroll=2))(jnp.ones(3)))",
+    "jnp.polyval(np.random.RandomState(0).randn(20).astype(np.float32), np.random.RandomState(1).randn(5).astype(np.float32))",
+    "jnp.polyval(np.random.RandomState(0).randn(3, 4).astype(np.float32), np.arange(4.0, dtype=np.float32))",
+    "jnp.polyval(jnp.array([1.0, 2.0, 3.0], jnp.float16), jnp.array([0.5, -1.5], jnp.float16))",
+    "jnp.polyval(jnp.array([1, 2, 3]), 2)",
 ]
 CALLS = [Call(e) for e in EXPRS]
 # jax_core's message says what is wrong where JAX's names an internal step (same class)
-OWN_MESSAGE = {"jnp.diagonal(jnp.ones((3, 4)), axis1=1, axis2=1)"}
+OWN_MESSAGE = {
+    "jnp.diagonal(jnp.ones((3, 4)), axis1=1, axis2=1)",
+    # JAX's says "tuple index out of range" or names a failed gather
+    "jax.lax.map(lambda v: v, jnp.float32(2.0))",
+    "jnp.argmax(jnp.ones((2, 3)), axis=2)",
+    "jnp.quantile(jnp.zeros(0), 0.5)",
+    "jnp.trapezoid(jnp.float32(1.0))",
+}
 live = live_fixture(CALLS)
 
 

@@ -1,5 +1,7 @@
 """jax_core.lax: primitives with dtype names, shapes and dimension numbers, inside and outside jit."""
 
+import numpy as np
+
 import jax_core.numpy as jnp
 from jax_core import Array, jit, lax
 
@@ -36,3 +38,8 @@ from jax_core.test_util import check_grads  # noqa: E402
 near_one = lax.one_minus_square(jnp.array([0.5, 2.0]))
 check_grads(lax.tanh, (jnp.array([0.3, -0.2]),), 2, atol={jnp.float32: 1e-2}, rtol=1e-2)
 assert near_one.tolist() == [0.75, -3.0]
+
+# JAX 0.12's lax.polynomial (lowest degree first; Python, NumPy or array coefficients) and polyval on it.
+cubic: Array = lax.polynomial(jnp.array([0.5, 2.0]), [1.0, np.float32(2.0), jnp.array(3.0)], unroll=2)
+horner: Array = jnp.polyval(jnp.array([3.0, 2.0, 1.0]), 2.0, unroll=4)
+assert cubic.tolist() == [2.75, 17.0] and float(horner) == 17.0

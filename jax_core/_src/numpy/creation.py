@@ -435,4 +435,5 @@ def astype(x: ArrayLike, dtype: DTypeLike | None, /, *, copy: bool = False, devi
         dtype = dtypes.default_float_dtype()
     dt = user_dtype(dtype, "astype")
     assert dt is not None
-    return lax.convert_element_type(x, dt)
+    # as JAX's: a NumPy array becomes a jax array first, so it converts as XLA does (saturating)
+    return lax.convert_element_type(asarray(x) if isinstance(x, np.ndarray) else x, dt)

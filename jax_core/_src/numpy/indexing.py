@@ -13,6 +13,8 @@ from collections.abc import Callable
 from types import EllipsisType
 from typing import Any, TypeAlias
 
+import warnings
+
 import numpy as np
 from typing_extensions import TypeIs
 
@@ -53,7 +55,9 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
         )
     index: tuple[object, ...] = idx if _is_tuple(idx) else (idx,)
     items: list[_IndexItem | EllipsisType] = []
-    for i in index:
+    for item in index:
+        # a list inside a tuple index is an index array (as JAX converts it)
+        i: object = _list_index(item) if isinstance(item, list) else item  # pyright: ignore[reportUnknownArgumentType]
         if isinstance(i, (bool, np.bool_)):
             raise TypeError("Boolean scalar indices are not supported; use a boolean array mask instead.")
         if _is_array_index(i) and ensure_dtype(i) == np.bool_:
@@ -88,6 +92,19 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
     if not n_ellipsis:
         out.extend(fill)
     return out
+
+
+def _list_index(seq: object) -> Array | np.ndarray[Any, Any]:
+    """A (nested) list of indices as an index array: NumPy's when it holds only constants (an
+    empty list is an empty integer index), a jax array when it holds traced values."""
+    from jax_core._src.tree.tree_util import tree_leaves
+
+    if any(isinstance(leaf, (Array, Tracer)) for leaf in tree_leaves(seq)):
+        from jax_core._src.numpy.creation import asarray
+
+        return asarray(seq)
+    out = np.asarray(seq)
+    return out.astype(np.int32) if out.size == 0 else out
 
 
 def ensure_dtype(i: Array | np.ndarray[Any, Any]) -> np.dtype[Any]:
@@ -278,6 +295,19 @@ def _scatter(
     indices_are_sorted: bool = False, unique_indices: bool = False,
 ) -> Array:
     slicing.GatherScatterMode.from_any(mode)  # JAX's ValueError for an unknown mode
+    out_dtype, out_weak = x.dtype, dtypes.is_weakly_typed(x)
+    if dtypes.result_type(values, x) != x.dtype:
+        # As JAX's: a value that does not cast safely warns, and the scatter runs in the promoted
+        # type (the result is cast back): bool x with an int update adds as integers.
+        warnings.warn(
+            "scatter inputs have incompatible types: cannot safely cast value from "
+            f"dtype={dtypes.dtype(values, canonicalize=True)} to dtype={x.dtype} with "
+            "jax_numpy_dtype_promotion=standard. In future JAX releases this will result in an error.",
+            FutureWarning,
+            stacklevel=3,
+        )
+        x, vals = (ensure_array(v) for v in promote_dtypes(x, values))
+        return lax.to_dtype(_scatter(x, idx, vals, kind, mode, indices_are_sorted, unique_indices), out_dtype, out_weak)  # type: ignore[return-value]
     (vals,) = [ensure_array(v) for v in [values]]
     vals = lax.convert_element_type(vals, x.dtype) if vals.dtype != x.dtype else vals
     positions = _flat_positions(x, idx, clamp=_scatter_mode(mode) is slicing.GatherScatterMode.CLIP)

@@ -290,8 +290,8 @@ def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | N
     x = _arr("argwhere", a)
     if x.ndim == 0:
         x = jshape.reshape(x, (1,))
-        result = nonzero(x, size=size, fill_value=fill_value)
-        return jshape.reshape(result[0], (result[0].shape[0], 0))
+        result = nonzero(x, size=size, fill_value=fill_value)  # only its length is used
+        return ensure_array(np.zeros((result[0].shape[0], 0), result[0].dtype))
     result = nonzero(x, size=size, fill_value=fill_value)
     return jshape.stack(result, axis=1) if result else ensure_array(np.zeros((0, 0), dtypes.default_int_dtype()))
 

@@ -8,6 +8,7 @@ leading dimensions; eigenvector derivatives of ``eig`` are not implemented, as i
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -235,8 +236,13 @@ def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     """Sign (phase) and natural log of the absolute determinant, via LU."""
     x = _inexact("slogdet", a)
     _square("slogdet", x)
-    if method not in (None, "lu"):
-        raise ValueError(f"Unknown slogdet method '{method}'. Supported methods are 'lu' (`None`).")
+    if method not in (None, "lu", "qr"):
+        raise ValueError(f"Unknown slogdet method '{method}'. Supported methods are 'lu' (`None`), and 'qr'.")
+    if method == "qr":
+        if dtypes.issubdtype(x.dtype, np.complexfloating):
+            raise NotImplementedError("slogdet method='qr' not implemented for complex inputs")
+        sign_qr, logdet_qr = _slogdet_qr()(x)
+        return SlogdetResult(sign_qr, logdet_qr)
     from jax_core._src.numpy import math as jmath
     from jax_core._src.numpy import ufuncs
 
@@ -256,6 +262,35 @@ def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     sign = jmath.nan_to_num(indexing_funcs.where(is_zero, np.zeros((), sign.dtype), sign))
     logdet = indexing_funcs.where(is_zero, np.array(-np.inf, logdet.dtype), logdet)
     return SlogdetResult(sign, logdet)
+
+
+@functools.cache
+def _slogdet_qr() -> Any:
+    """slogdet of a real matrix from its Householder QR: the diagonal of ``r`` gives the magnitude
+    and a sign, each reflector actually applied (``tau != 0``) flips the sign; the derivative is
+    ``trace(solve(a, da))`` (LAPACK's QR has none)."""
+    from jax_core._src.numpy import ufuncs
+    from jax_core._src.transforms.custom_derivatives import custom_jvp
+
+    def value(x: Array) -> tuple[Array, Array]:
+        n = x.shape[-1]
+        a, taus = lax_linalg.geqrf(x)
+        diag = indexing_funcs.diagonal(a, axis1=-2, axis2=-1)
+        logdet = reductions.sum(ufuncs.log(ufuncs.abs(diag)), axis=-1)
+        flips = reductions.sum((taus[..., : n - 1] != 0).astype(np.int32), axis=-1)
+        sign = reductions.prod(ufuncs.sign(diag), axis=-1) * (1 - 2 * (flips % 2)).astype(x.dtype)
+        return sign, logdet
+
+    f = custom_jvp(value)
+
+    def jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Any, Any]:
+        (x,), (dx,) = primals, tangents
+        sign, logdet = f(x)
+        dlogdet = indexing_funcs.trace(solve(x, dx), axis1=-2, axis2=-1)
+        return (sign, logdet), (jshape.broadcast_to(np.zeros((), sign.dtype), sign.shape), dlogdet)
+
+    f.defjvp(jvp)
+    return f
 
 
 def _real_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:

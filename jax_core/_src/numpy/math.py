@@ -36,7 +36,7 @@ _INT_FOR_BITS: dict[int, np.dtype[Any]] = {16: np.dtype(np.int16), 32: np.dtype(
 _UINT_FOR_BITS: dict[int, np.dtype[Any]] = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
 
 
-def _const(x: ArrayLike, value: Any) -> Any:
+def const_of(x: ArrayLike, value: Any) -> Any:
     """A scalar constant of ``x``'s dtype, weakly typed when ``x`` is (JAX's ``_lax_const``): a
     jaxpr literal under a trace."""
     aval = get_aval(x)
@@ -51,12 +51,12 @@ def _full_like(x: Array, value: Any, dtype: Any = None) -> Array:
     return full(x.shape, value, dtype if dtype is not None else x.dtype)
 
 
-def _is_kind(x: ArrayLike, kind: type[Any]) -> bool:
+def is_kind(x: ArrayLike, kind: type[Any]) -> bool:
     dt = get_aval(x).dtype
     return dt != np.bool_ and dtypes.issubdtype(dt, kind)
 
 
-def _where(c: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
+def where_sel(c: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
     from jax_core._src.numpy.where import where
 
     return where(c, x, y)
@@ -67,7 +67,7 @@ def _inexact1(name: str, x: ArrayLike) -> Array:
     return ensure_array(promote_dtypes_inexact(x)[0])
 
 
-def _inexact2(name: str, x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
+def inexact_pair(name: str, x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
     check_arraylike(name, x, y)
     a, b = promote_dtypes_inexact(x, y)
     return ensure_array(a), ensure_array(b)
@@ -86,70 +86,17 @@ def _no_complex(name: str, *xs: Array) -> None:
 def log2(x: ArrayLike, /) -> Array:
     """Elementwise base-2 logarithm (integer inputs promote to float)."""
     a = _inexact1("log2", x)
-    return lax.div(lax.log(a), lax.log(_const(a, 2)))
+    return lax.div(lax.log(a), lax.log(const_of(a, 2)))
 
 
 @jitted()
 def log10(x: ArrayLike, /) -> Array:
     """Elementwise base-10 logarithm (integer inputs promote to float)."""
     a = _inexact1("log10", x)
-    return lax.div(lax.log(a), lax.log(_const(a, 10)))
+    return lax.div(lax.log(a), lax.log(const_of(a, 10)))
 
 
-@jitted()
-def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``log(exp(x1) + exp(x2))`` without overflow (smooth derivative where ``x1 == x2``)."""
-    a, b = _inexact2("logaddexp", x1, x2)
-    a, b = _bcast(a, b)
-    out: Array = _logaddexp(a, b)
-    return out
-
-
-def _logaddexp_impl(a: Array, b: Array) -> Array:
-    amax = lax.max(a, b)
-    delta = lax.sub(a, b)
-    if _is_kind(a, np.complexfloating):
-        safe = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
-        return lax.select(isnan(delta), lax.add(a, b), safe)
-    finite = _where(isnan(delta), _const(delta, 0), delta)
-    return lax.select(isnan(delta), lax.add(a, b), lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(finite))))))
-
-
-def _replace_inf(x: Array) -> Array:
-    return _where(isinf(x), _const(x, 0), x)
-
-
-def _make_logaddexp() -> Any:
-    from jax_core._src.transforms.custom_derivatives import custom_jvp
-
-    f = custom_jvp(_logaddexp_impl)
-
-    def jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
-        a, b = primals
-        ta, tb = tangents
-        out = f(a, b)
-        t = lax.add(
-            lax.mul(ta, lax.exp(lax.sub(_replace_inf(a), _replace_inf(out)))),
-            lax.mul(tb, lax.exp(lax.sub(_replace_inf(b), _replace_inf(out)))),
-        )
-        return out, t
-
-    f.defjvp(jvp)
-    return f
-
-
-_logaddexp: Any = _make_logaddexp()
-
-
-@jitted()
-def logaddexp2(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``log2(2**x1 + 2**x2)`` without overflow."""
-    a, b = _inexact2("logaddexp2", x1, x2)
-    ln2 = _const(a, np.log(2))
-    return lax.div(logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
-
-
-def _bcast(a: Array, b: Array) -> tuple[Array, Array]:
+def bcast_pair(a: Array, b: Array) -> tuple[Array, Array]:
     from jax_core._src.numpy.shape import broadcast_shapes, broadcast_to
 
     shape = broadcast_shapes(a.shape, b.shape)
@@ -183,7 +130,7 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
         raise ValueError("data type dtype('bool') not compatible with finfo")
     if dtypes.issubdtype(x.dtype, np.integer):
         if decimals < 0:
-            factor = _const(x, 10 ** (-decimals))
+            factor = const_of(x, 10 ** (-decimals))
             return lax.mul(_round_int(lax.div(x, factor), lax.rem(x, factor), factor), factor)
         return x
     if dtypes.issubdtype(x.dtype, np.complexfloating):
@@ -193,10 +140,10 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
 
 def _round_int(q: Array, r: Array, factor: ArrayLike) -> Array:
     # Round half to even on the quotient of an integer division.
-    twice = lax.mul(lax.abs(r), _const(r, 2))
-    up = lax.gt(twice, factor) | (lax.eq(twice, factor) & lax.ne(lax.rem(q, _const(q, 2)), _const(q, 0)))
-    step = lax.select(lax.lt(r, _const(r, 0)), _full_like(q, -1), _full_like(q, 1))
-    return lax.select(up & lax.ne(r, _const(r, 0)), lax.add(q, step), q)
+    twice = lax.mul(lax.abs(r), const_of(r, 2))
+    up = lax.gt(twice, factor) | (lax.eq(twice, factor) & lax.ne(lax.rem(q, const_of(q, 2)), const_of(q, 0)))
+    step = lax.select(lax.lt(r, const_of(r, 0)), _full_like(q, -1), _full_like(q, 1))
+    return lax.select(up & lax.ne(r, const_of(r, 0)), lax.add(q, step), q)
 
 
 def _round_float(x: Array, decimals: int) -> Array:
@@ -205,7 +152,7 @@ def _round_float(x: Array, decimals: int) -> Array:
     dt = x.dtype
     compute = np.dtype(np.float32) if dt in (np.float16, dtypes.dtype(dtypes.bfloat16)) else dt
     xc = lax.convert_element_type(x, compute)
-    factor = _const(xc, 10.0**decimals)
+    factor = const_of(xc, 10.0**decimals)
     out = lax.div(lax.round(lax.mul(xc, factor), 1), factor)
     return lax.convert_element_type(out, dt)
 
@@ -221,7 +168,7 @@ def trunc(x: ArrayLike, /) -> Array:
     if a.dtype == np.bool_ or dtypes.issubdtype(a.dtype, np.integer):
         return a
     _no_complex("trunc", a)
-    return lax.select(lax.lt(a, _const(a, 0)), lax.ceil(a), lax.floor(a))
+    return lax.select(lax.lt(a, const_of(a, 0)), lax.ceil(a), lax.floor(a))
 
 
 fix = trunc
@@ -277,7 +224,7 @@ def isinf(x: ArrayLike, /) -> Array:
         return isinf(lax.real(a)) | isinf(lax.imag(a))
     if not dtypes.issubdtype(a.dtype, np.floating):
         return _full_like(a, False, np.bool_)
-    return lax.eq(lax.abs(a), _const(a, np.inf))
+    return lax.eq(lax.abs(a), const_of(a, np.inf))
 
 
 def _isposneginf(name: str, x: ArrayLike, infinity: float) -> Array:
@@ -287,7 +234,7 @@ def _isposneginf(name: str, x: ArrayLike, infinity: float) -> Array:
         raise ValueError(f"{name} does not support complex-valued inputs.")
     if not dtypes.issubdtype(a.dtype, np.floating):
         return _full_like(a, False, np.bool_)
-    return lax.eq(a, _const(a, infinity))
+    return lax.eq(a, const_of(a, infinity))
 
 
 @jitted()
@@ -309,7 +256,7 @@ def isreal(x: ArrayLike, /) -> Array:
     a = ensure_array(x)
     if not dtypes.issubdtype(a.dtype, np.complexfloating):
         return _full_like(a, True, np.bool_)
-    return lax.eq(lax.imag(a), _const(lax.imag(a), 0))
+    return lax.eq(lax.imag(a), const_of(lax.imag(a), 0))
 
 
 @jitted()
@@ -319,7 +266,7 @@ def iscomplex(x: ArrayLike, /) -> Array:
     a = ensure_array(x)
     if not dtypes.issubdtype(a.dtype, np.complexfloating):
         return _full_like(a, False, np.bool_)
-    return lax.ne(lax.imag(a), _const(lax.imag(a), 0))
+    return lax.ne(lax.imag(a), const_of(lax.imag(a), 0))
 
 
 @jitted()
@@ -330,23 +277,23 @@ def signbit(x: ArrayLike, /) -> Array:
     if a.dtype == np.bool_:
         return _full_like(a, False, np.bool_)
     if dtypes.issubdtype(a.dtype, np.integer):
-        return lax.lt(a, _const(a, 0))
+        return lax.lt(a, const_of(a, 0))
     if not dtypes.issubdtype(a.dtype, np.floating):
         raise ValueError(f"jax.numpy.signbit is not well defined for {a.dtype}")
     bits = dtypes.itemsize_bits(a.dtype)
     if bits not in _INT_FOR_BITS:
         raise NotImplementedError("jax.numpy.signbit only supports 16, 32, and 64-bit types.")
     ints = bitcast_convert_type(a, _INT_FOR_BITS[bits])
-    return lax.lt(ints, _const(ints, 0))
+    return lax.lt(ints, const_of(ints, 0))
 
 
 @jitted()
 def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1`` with the sign of ``x2``."""
-    a, b = _inexact2("copysign", x1, x2)
+    a, b = inexact_pair("copysign", x1, x2)
     if dtypes.issubdtype(a.dtype, np.complexfloating):
         raise TypeError("copysign does not support complex-valued inputs")
-    a, b = _bcast(a, b)
+    a, b = bcast_pair(a, b)
     mag = lax.abs(a)
     return lax.select(signbit(b), lax.neg(mag), mag)
 
@@ -354,22 +301,22 @@ def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 @jitted()
 def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """The Heaviside step: 0 for ``x1 < 0``, ``x2`` at 0, 1 for ``x1 > 0``."""
-    a, b = _inexact2("heaviside", x1, x2)
-    zero, one = _const(a, 0), _const(a, 1)
-    return _where(lax.lt(a, zero), zero, _where(lax.gt(a, zero), one, b))
+    a, b = inexact_pair("heaviside", x1, x2)
+    zero, one = const_of(a, 0), const_of(a, 1)
+    return where_sel(lax.lt(a, zero), zero, where_sel(lax.gt(a, zero), one, b))
 
 
 @jitted()
 def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``sqrt(x1**2 + x2**2)`` without intermediate overflow."""
-    a, b = _inexact2("hypot", x1, x2)
+    a, b = inexact_pair("hypot", x1, x2)
     _no_complex("hypot", a, b)
-    a, b = _bcast(lax.abs(a), lax.abs(b))
+    a, b = bcast_pair(lax.abs(a), lax.abs(b))
     big, small = lax.max(a, b), lax.min(a, b)
-    zero = lax.eq(big, _const(big, 0))
+    zero = lax.eq(big, const_of(big, 0))
     safe = lax.select(zero, _full_like(big, 1), big)
     ratio = lax.div(small, safe)
-    out = lax.select(zero, big, lax.mul(big, lax.sqrt(lax.add(_const(big, 1), lax.mul(ratio, ratio)))))
+    out = lax.select(zero, big, lax.mul(big, lax.sqrt(lax.add(const_of(big, 1), lax.mul(ratio, ratio)))))
     return lax.select(isinf(a) | isinf(b), _full_like(big, np.inf), out)
 
 
@@ -377,14 +324,14 @@ def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 def deg2rad(x: ArrayLike, /) -> Array:
     """Degrees to radians."""
     a = _inexact1("deg2rad", x)
-    return lax.mul(a, _const(a, np.pi / 180))
+    return lax.mul(a, const_of(a, np.pi / 180))
 
 
 @jitted()
 def rad2deg(x: ArrayLike, /) -> Array:
     """Radians to degrees."""
     a = _inexact1("rad2deg", x)
-    return lax.mul(a, _const(a, 180 / np.pi))
+    return lax.mul(a, const_of(a, 180 / np.pi))
 
 
 radians = deg2rad
@@ -406,20 +353,20 @@ _SINC_Q64 = tuple(float.fromhex(h) for h in (
 def _horner(x: Array, coeffs: tuple[float, ...]) -> Array:
     """``sum(c[k] * x**k)`` by Horner's rule from the highest degree (``lax.polynomial``'s order)."""
     assert len(coeffs) > 1
-    acc: Any = _const(x, coeffs[-1])
+    acc: Any = const_of(x, coeffs[-1])
     for c in reversed(coeffs[:-1]):
-        acc = lax.add(lax.mul(acc, x), _const(x, c))
+        acc = lax.add(lax.mul(acc, x), const_of(x, c))
     return ensure_array(acc)
 
 
 def _sinc_complex(x: Array) -> Array:
     """Complex sinc: a Taylor series in ``(pi x)**2`` inside the unit disc, ``sin(u) / u`` outside."""
     re = lax.real(x)
-    at_inf = lax.bitwise_and(lax.eq(lax.abs(re), _const(re, np.inf)), lax.is_finite(lax.imag(x)))
-    u = _where(at_inf, _const(x, 1), lax.mul(_const(x, np.pi), x))
-    series_zone = lax.lt(lax.abs(u), _const(lax.abs(u), 1.0))
-    u_series = _where(series_zone, u, _const(u, 0))
-    u_direct = _where(series_zone, _const(u, 1.0), u)
+    at_inf = lax.bitwise_and(lax.eq(lax.abs(re), const_of(re, np.inf)), lax.is_finite(lax.imag(x)))
+    u = where_sel(at_inf, const_of(x, 1), lax.mul(const_of(x, np.pi), x))
+    series_zone = lax.lt(lax.abs(u), const_of(lax.abs(u), 1.0))
+    u_series = where_sel(series_zone, u, const_of(u, 0))
+    u_direct = where_sel(series_zone, const_of(u, 1.0), u)
     eps = float(dtypes.finfo(x.dtype).eps)
     coeffs: list[float] = []
     for k in range(100):
@@ -428,8 +375,8 @@ def _sinc_complex(x: Array) -> Array:
         if mag <= eps:
             break
     series = _horner(lax.square(u_series), tuple(coeffs))
-    result = _where(series_zone, series, lax.div(lax.sin(u_direct), u_direct))
-    return _where(at_inf, _const(x, 0), result)
+    result = where_sel(series_zone, series, lax.div(lax.sin(u_direct), u_direct))
+    return where_sel(at_inf, const_of(x, 0), result)
 
 
 @jitted()
@@ -444,24 +391,24 @@ def sinc(x: ArrayLike, /) -> Array:
     if dtypes.finfo(orig).bits < 32:
         a = lax.convert_element_type(a, np.float32)
     n = stop_gradient(lax.round(a, 1))
-    r = _where(lax.eq(lax.abs(a), _const(a, np.inf)), 0, a - n)
+    r = where_sel(lax.eq(lax.abs(a), const_of(a, np.inf)), 0, a - n)
     t = r * r
     tq = t * _horner(t, _SINC_Q64 if a.dtype == np.float64 else _SINC_Q32)
     near_zero = 1 + tq
     num = r + r * tq
     odd = 2 * lax.round(0.5 * n, 1) != n
     n_zero = n == 0
-    scaled = num / _where(odd, -a, _where(n_zero, 1, a))
-    scaled = _where(r == 0, scaled - stop_gradient(scaled), scaled)
-    out = _where(n_zero, near_zero, scaled)
+    scaled = num / where_sel(odd, -a, where_sel(n_zero, 1, a))
+    scaled = where_sel(r == 0, scaled - stop_gradient(scaled), scaled)
+    out = where_sel(n_zero, near_zero, scaled)
     return out if out.dtype == orig else lax.convert_element_type(out, orig)
 
 
 @jitted()
 def float_power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1 ** x2`` computed in floating point (integer inputs promote to float)."""
-    a, b = _inexact2("float_power", x1, x2)
-    return lax.pow(*_bcast(a, b))
+    a, b = inexact_pair("float_power", x1, x2)
+    return lax.pow(*bcast_pair(a, b))
 
 
 @jitted()
@@ -469,7 +416,7 @@ def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Elementwise maximum that ignores NaNs (NaN only where both are NaN)."""
     check_arraylike("fmax", x1, x2)
     a, b = (ensure_array(t) for t in promote_dtypes(x1, x2))
-    return _where(lax.gt(*_bcast(a, b)) | isnan(b), a, b)
+    return where_sel(lax.gt(*bcast_pair(a, b)) | isnan(b), a, b)
 
 
 @jitted()
@@ -477,7 +424,7 @@ def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Elementwise minimum that ignores NaNs (NaN only where both are NaN)."""
     check_arraylike("fmin", x1, x2)
     a, b = (ensure_array(t) for t in promote_dtypes(x1, x2))
-    return _where(lax.lt(*_bcast(a, b)) | isnan(b), a, b)
+    return where_sel(lax.lt(*bcast_pair(a, b)) | isnan(b), a, b)
 
 
 @jitted(static=("deg",))
@@ -508,7 +455,7 @@ def spacing(x: ArrayLike, /) -> Array:
         return lax.sub(lax.nextafter(a, inf), a)
     result = lax.sub(lax.nextafter(a, copysign(inf, a)), a)
     tiny = copysign(_full_like(a, dtypes.finfo(a.dtype).smallest_subnormal), a)
-    return lax.select(lax.eq(result, _const(result, 0)), tiny, result)
+    return lax.select(lax.eq(result, const_of(result, 0)), tiny, result)
 
 
 @jitted()
@@ -546,16 +493,16 @@ def _frexp_parts(a: Array) -> tuple[Array, Array]:
         raise NotImplementedError(f"frexp is not implemented for {a.dtype}")
     nmant, nexp = int(info.nmant), int(info.nexp)
     # Subnormals are flushed to zero, as XLA on CPU does (and JAX's frexp).
-    tiny = lax.lt(lax.abs(a), _const(a, float(info.smallest_normal)))
+    tiny = lax.lt(lax.abs(a), const_of(a, float(info.smallest_normal)))
     ut = _UINT_FOR_BITS[bits]
     u = bitcast_convert_type(a, ut)
     exp_mask = np.asarray((1 << nexp) - 1, ut)
     bias = int(info.maxexp) - 1
-    raw_exp = lax.bitwise_and(lax.shift_right_logical(u, _const(u, nmant)), _const(u, exp_mask))
+    raw_exp = lax.bitwise_and(lax.shift_right_logical(u, const_of(u, nmant)), const_of(u, exp_mask))
     keep = ~np.asarray(exp_mask << np.asarray(nmant, ut), ut)
-    m_bits = lax.bitwise_or(lax.bitwise_and(u, _const(u, keep)), _const(u, np.asarray((bias - 1) << nmant, ut)))
+    m_bits = lax.bitwise_or(lax.bitwise_and(u, const_of(u, keep)), const_of(u, np.asarray((bias - 1) << nmant, ut)))
     mant = bitcast_convert_type(m_bits, a.dtype)
-    e = lax.sub(lax.convert_element_type(raw_exp, np.int32), _const(np.int32(0), bias - 1))
+    e = lax.sub(lax.convert_element_type(raw_exp, np.int32), const_of(np.int32(0), bias - 1))
     special = ~ufuncs.isfinite(a)
     mant = lax.select(tiny, copysign(_full_like(a, 0), a), mant)
     return lax.select(special, a, mant), lax.select(special | tiny, _full_like(e, 0), e)
@@ -573,13 +520,13 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         raise ValueError(f"ldexp not supported for input types {(a.dtype, n.dtype)}")
     a = ensure_array(promote_dtypes_inexact(a)[0])
     n = lax.convert_element_type(n, np.int32)
-    a, n = _bcast(a, n)
+    a, n = bcast_pair(a, n)
     info = dtypes.finfo(a.dtype)
     bias = int(info.maxexp) - 1
     # Three exact power-of-two factors, each within the normal exponent range.
-    n = lax.max(lax.min(n, _const(n, 3 * bias)), _const(n, -3 * bias))
-    third = lax.div(n, _const(n, 3))
-    rest = lax.sub(n, lax.mul(third, _const(n, 2)))
+    n = lax.max(lax.min(n, const_of(n, 3 * bias)), const_of(n, -3 * bias))
+    third = lax.div(n, const_of(n, 3))
+    rest = lax.sub(n, lax.mul(third, const_of(n, 2)))
     return lax.mul(lax.mul(lax.mul(a, _exp2_int(third, a.dtype)), _exp2_int(third, a.dtype)), _exp2_int(rest, a.dtype))
 
 
@@ -590,10 +537,10 @@ def _exp2_int(k: Array, dtype: np.dtype[Any]) -> Array:
     if bits not in _INT_FOR_BITS:
         return lax.exp2(lax.convert_element_type(k, dtype))
     bias = int(info.maxexp) - 1
-    k = lax.max(lax.min(k, _const(k, bias)), _const(k, 1 - bias))
+    k = lax.max(lax.min(k, const_of(k, bias)), const_of(k, 1 - bias))
     it = _INT_FOR_BITS[bits]
-    biased = lax.convert_element_type(lax.add(k, _const(k, bias)), it)
-    return bitcast_convert_type(lax.shift_left(biased, _const(biased, int(info.nmant))), dtype)
+    biased = lax.convert_element_type(lax.add(k, const_of(k, bias)), it)
+    return bitcast_convert_type(lax.shift_left(biased, const_of(biased, int(info.nmant))), dtype)
 
 
 @jitted()
@@ -610,9 +557,9 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0, posinf: Ar
     info = dtypes.finfo(a.dtype)
     pos = _full_like(a, float(info.max)) if posinf is None else _full_like(a, posinf)
     neg = _full_like(a, float(info.min)) if neginf is None else _full_like(a, neginf)
-    out = _where(isnan(a), _full_like(a, nan), a)
-    out = _where(isposinf(a), pos, out)
-    return _where(isneginf(a), neg, out)
+    out = where_sel(isnan(a), _full_like(a, nan), a)
+    out = where_sel(isposinf(a), pos, out)
+    return where_sel(isneginf(a), neg, out)
 
 
 # -- integers -----------------------------------------------------------------------------
@@ -623,12 +570,12 @@ def _int_args(name: str, x1: ArrayLike, x2: ArrayLike) -> tuple[Array, Array]:
     a, b = (ensure_array(t) for t in promote_dtypes_numeric(x1, x2))
     if not dtypes.issubdtype(a.dtype, np.integer):
         raise ValueError(f"Arguments to jax.numpy.{name} must be integers.")
-    return _bcast(a, b)
+    return bcast_pair(a, b)
 
 
 def _gcd(a: Array, b: Array) -> Array:
     a, b = ufuncs.absolute(a), ufuncs.absolute(b)
-    zero = _const(a, 0)
+    zero = const_of(a, 0)
     # Euclid's algorithm needs at most ~1.44 * bits steps (Fibonacci worst case).
     for _ in range(int(1.45 * dtypes.itemsize_bits(a.dtype)) + 2):
         nz = lax.ne(b, zero)
@@ -648,7 +595,7 @@ def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Least common multiple (of absolute values)."""
     a, b = _int_args("lcm", x1, x2)
     d = _gcd(a, b)
-    zero = lax.eq(d, _const(d, 0))
+    zero = lax.eq(d, const_of(d, 0))
     safe = lax.select(zero, _full_like(d, 1), d)
     return lax.select(zero, _full_like(d, 0), ufuncs.absolute(lax.mul(a, lax.div(b, safe))))
 
@@ -673,13 +620,13 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05, atol: ArrayLike
     x, y = (ensure_array(t) for t in promote_dtypes(a, b))
     if not dtypes.issubdtype(x.dtype, np.inexact):
         return ufuncs.equal(x, y)
-    x, y = _bcast(x, y)
+    x, y = bcast_pair(x, y)
     real_dt = dtypes.dtype(lax.abs(x))
     rt = lax.convert_element_type(ensure_array(rtol), real_dt)
     at = lax.convert_element_type(ensure_array(atol), real_dt)
     close = ufuncs.less_equal(lax.abs(lax.sub(x, y)), ufuncs.add(at, ufuncs.multiply(rt, lax.abs(y))))
     both_inf = isinf(x) | isinf(y)
-    out = _where(both_inf, lax.eq(x, y), close & ufuncs.isfinite(x) & ufuncs.isfinite(y))
+    out = where_sel(both_inf, lax.eq(x, y), close & ufuncs.isfinite(x) & ufuncs.isfinite(y))
     if equal_nan:
         out = out | (isnan(x) & isnan(y))
     return out
@@ -752,21 +699,21 @@ _I0E_B = [
 
 
 def _chbevl(x: Array, coeffs: list[float]) -> Array:
-    b0: ArrayLike = _const(x, coeffs[0])
-    b1: ArrayLike = _const(x, 0)
-    b2: ArrayLike = _const(x, 0)
+    b0: ArrayLike = const_of(x, coeffs[0])
+    b1: ArrayLike = const_of(x, 0)
+    b2: ArrayLike = const_of(x, 0)
     for c in coeffs[1:]:
         b2 = b1
         b1 = b0
-        b0 = ufuncs.add(lax.sub(ufuncs.multiply(x, b1), b2), _const(x, c))
-    return ufuncs.multiply(_const(x, 0.5), lax.sub(b0, b2))
+        b0 = ufuncs.add(lax.sub(ufuncs.multiply(x, b1), b2), const_of(x, c))
+    return ufuncs.multiply(const_of(x, 0.5), lax.sub(b0, b2))
 
 
 def _i0e(x: Array) -> Array:
-    small = _chbevl(lax.sub(lax.div(x, _const(x, 2)), _const(x, 2)), _I0E_A)
-    safe = lax.select(lax.gt(x, _const(x, 8)), x, _full_like(x, 8))
-    large = lax.div(_chbevl(lax.sub(lax.div(_const(x, 32), safe), _const(x, 2)), _I0E_B), lax.sqrt(safe))
-    return lax.select(lax.le(x, _const(x, 8)), small, large)
+    small = _chbevl(lax.sub(lax.div(x, const_of(x, 2)), const_of(x, 2)), _I0E_A)
+    safe = lax.select(lax.gt(x, const_of(x, 8)), x, _full_like(x, 8))
+    large = lax.div(_chbevl(lax.sub(lax.div(const_of(x, 32), safe), const_of(x, 2)), _I0E_B), lax.sqrt(safe))
+    return lax.select(lax.le(x, const_of(x, 8)), small, large)
 
 
 acos: UnaryFn = ufuncs.arccos

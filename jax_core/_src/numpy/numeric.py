@@ -20,6 +20,7 @@ from jax_core._src.numpy.util import (
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    jitted,
     promote_dtypes,
     promote_dtypes_inexact,
 )
@@ -160,28 +161,31 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: int | Sequence[int] | None
     return out[0] if len(out) == 1 else out
 
 
+@jitted(static=("axis",))
 def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1) -> Array:
-    """Integral of ``y`` along ``axis`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
-    from jax_core._src.numpy.reductions import sum as sum_
+    """Integral of ``y`` along ``axis`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``).
 
-    check_arraylike("trapezoid", y)
-    ya = ensure_array(promote_dtypes_inexact(y)[0])
-    ax = canonicalize_axis(axis, ya.ndim)
-    n = ya.shape[ax]
+    As JAX's: with a constant spacing, ``dx * (sum(y) - (y[0] + y[-1]) / 2)``; otherwise the sum
+    of ``dx * (y[1:] + y[:-1])`` halved; ``x`` and ``y`` promoted together."""
+    from jax_core._src.numpy.creation import asarray
+    from jax_core._src.numpy.manipulation import moveaxis
+
+    d: Array
     if x is None:
-        d: Array = ensure_array(lax.convert_element_type(dx, ya.dtype))
+        check_arraylike("trapezoid", y)
+        ya = ensure_array(promote_dtypes_inexact(y)[0])
+        d = asarray(dx)
+        if d.ndim > 0:
+            d = moveaxis(jshape.expand_dims(d, tuple(range(ya.ndim - d.ndim))), axis, -1)
     else:
-        xa = ensure_array(promote_dtypes_inexact(x)[0])
-        if xa.ndim == 1:
-            d = diff(xa)
-            shape = [1] * ya.ndim
-            shape[ax] = d.shape[0]
-            d = jshape.reshape(d, tuple(shape))
-        else:
-            d = diff(xa, axis=ax)
-        d = lax.convert_element_type(d, ya.dtype)
-    mids = lax.mul(lax.add(_slice(ya, ax, 1, n), _slice(ya, ax, 0, n - 1)), np.asarray(0.5, ya.dtype))
-    return sum_(lax.mul(*_bcast2(d, mids)), axis=ax)
+        check_arraylike("trapezoid", y, x)
+        ya, xa = (ensure_array(v) for v in promote_dtypes_inexact(y, x))
+        d = diff(xa) if xa.ndim == 1 else moveaxis(diff(xa, axis=axis), axis, -1)
+    ya = moveaxis(ya, axis, -1)
+    if d.ndim == 0 or d.shape[-1] == 1:  # constant spacing
+        step = d if d.ndim == 0 else d[..., 0]
+        return step * (ya.sum(-1) - 0.5 * (ya[..., 0] + ya[..., -1]))
+    return 0.5 * (d * (ya[..., 1:] + ya[..., :-1])).sum(-1)
 
 
 def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | str | None = None, right: ArrayLike | str | None = None, period: ArrayLike | None = None) -> Array:
@@ -356,16 +360,25 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     return jshape.stack(cols, axis=1)
 
 
+@jitted(static=("unroll",))
 def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int | None = None) -> Array:
-    """The polynomial with coefficients ``p`` (highest power first) evaluated at ``x`` (Horner)."""
+    """The polynomial with coefficients ``p`` (highest power first, along the first axis)
+    evaluated at ``x``, by ``lax.polynomial`` (Horner's rule; ``unroll`` terms unrolled)."""
+    from jax_core._src.lax.elementwise.polynomial import polynomial
+
     check_arraylike("polyval", p, x)
     pa, xa = (ensure_array(v) for v in promote_dtypes(p, x))
-    if pa.ndim != 1:
-        raise ValueError("polyval: p must be one-dimensional")
-    y = jshape.broadcast_to(np.zeros((), xa.dtype), xa.shape)
-    for i in range(pa.shape[0]):
-        y = lax.add(lax.mul(y, xa), jshape.broadcast_to(pa[i], xa.shape))
-    return y
+    shape = jshape.broadcast_shapes(pa.shape[1:], xa.shape)
+    if pa.shape[0] == 0:
+        return jshape.broadcast_to(np.zeros((), xa.dtype), shape)
+
+    def to_rank(v: Array) -> Array:  # leading unit axes, as lax.broadcast_to_rank
+        return jshape.reshape(v, (1,) * (len(shape) - v.ndim) + v.shape)
+
+    if 0 < xa.ndim < len(shape):
+        xa = to_rank(xa)
+    coeffs = [to_rank(pa[i]) if 0 < pa.ndim - 1 < len(shape) else pa[i] for i in reversed(range(pa.shape[0]))]
+    return polynomial(xa, coeffs, unroll=unroll)
 
 
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:

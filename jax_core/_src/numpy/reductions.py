@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import builtins
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
@@ -418,6 +419,8 @@ def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | N
         ax = 0
     else:
         flat = arr
+        if not -arr.ndim <= operator.index(axis) < arr.ndim:  # JAX's class for this function
+            raise IndexError(f"{name}: axis {axis} is out of bounds for array of dimension {arr.ndim}")
         ax = canonicalize_axis(axis, arr.ndim)
     if flat.shape[ax] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")

@@ -100,7 +100,8 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
     fill = sx[0] if fill_value is None else lax.convert_element_type(ensure_array(fill_value), x.dtype)
     vals = lax.select(valid, vals, jshape.broadcast_to(fill, vals.shape))
     first_idx = take(perm, pos, mode="clip")
-    first_idx = lax.select(valid, first_idx, jshape.broadcast_to(np.zeros((), idt), first_idx.shape))
+    # padding repeats the first unique value's index, as JAX's
+    first_idx = lax.select(valid, first_idx, jshape.broadcast_to(perm[0], first_idx.shape))
     group = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
     inverse = ensure_array(np.zeros((n,), idt)).at[perm].set(group)
     ends = jshape.concatenate([pos[1:], ensure_array(np.full((1,), n, idt))], 0) if size > 0 else pos
@@ -140,7 +141,7 @@ def _unique_axis(x: Array, axis: int, size: int | None, fill_value: ArrayLike | 
     fill_row = srows[0] if fill_value is None else jshape.broadcast_to(lax.convert_element_type(ensure_array(fill_value), x.dtype), (m,))
     vals = lax.select(jshape.broadcast_to(jshape.reshape(valid, (size, 1)), vals.shape), vals, jshape.broadcast_to(fill_row, vals.shape))
     vals = moveaxis(jshape.reshape(vals, (size, *moved.shape[1:])), 0, ax)
-    first_idx = lax.select(valid, take(perm, pos, mode="clip"), jshape.broadcast_to(np.zeros((), idt), (size,)))
+    first_idx = lax.select(valid, take(perm, pos, mode="clip"), jshape.broadcast_to(perm[0], (size,)))
     group = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(mask, idt), 0), np.ones((), idt))
     inverse = ensure_array(np.zeros((n,), idt)).at[perm].set(group)
     ends = jshape.concatenate([pos[1:], ensure_array(np.full((1,), n, idt))], 0)
@@ -278,13 +279,17 @@ def _compact_sized(vals: Array, keep: Array, fill_value: ArrayLike | None, *, si
     from jax_core._src.numpy.indexing_funcs import nonzero, take
 
     n = vals.shape[0]
+    if size == 0:  # nothing kept: an empty result (no element to fill with)
+        return jshape.broadcast_to(np.zeros((), vals.dtype), (0,))
     (pos,) = nonzero(keep, size=size, fill_value=n)
     out = take(vals, pos, mode="clip")
     if n == 0:
         return jshape.broadcast_to(np.zeros((), vals.dtype), (size,))
     count = lax_red_reduce.reduce_sum(lax.convert_element_type(keep, np.int32), (0,))
     valid = lax.lt(shape_assembly.iota(np.int32, size), count)
-    fill = out[0] if fill_value is None else lax.convert_element_type(ensure_array(fill_value), vals.dtype)
+    # by default the smallest value kept, or 0 when nothing is (as JAX's)
+    first = lax.select(lax.gt(count, np.int32(0)), out[0], np.zeros((), vals.dtype))
+    fill = first if fill_value is None else lax.convert_element_type(ensure_array(fill_value), vals.dtype)
     return lax.select(valid, out, jshape.broadcast_to(fill, out.shape))
 
 
@@ -299,7 +304,7 @@ def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, si
         return _compact("setdiff1d", a, ensure_array(np.zeros((0,), np.bool_)), size, fill_value)
     ua, _, _, ca = _unique_1d(a, a.shape[0], None, True, "setdiff1d")
     keep = lax.bitwise_and(_valid_prefix(ua, ca), isin(ua, b, invert=True))
-    return _compact("setdiff1d", ua, keep, size, fill_value)
+    return _compact("setdiff1d", ua, keep, size, 0 if fill_value is None else fill_value)  # JAX pads with 0
 
 
 def intersect1d(
@@ -319,11 +324,13 @@ def intersect1d(
     vals = _compact("intersect1d", ua, keep, size, fill_value)
     if not return_indices:
         return vals
-    idx1 = _compact("intersect1d", ia, keep, size, 0)
+    idx1 = _compact("intersect1d", ia, keep, size, a.shape[0])  # padding: len(ar1), as JAX's
     from jax_core._src.numpy.reductions import argmax
 
     hits = lax.eq(jshape.reshape(vals, (vals.shape[0], 1)), jshape.broadcast_to(b, (vals.shape[0], b.shape[0])))
+    found = lax.lt(shape_assembly.iota(np.int32, vals.shape[0]), lax_red_reduce.reduce_sum(lax.convert_element_type(keep, np.int32), (0,)))
     idx2 = argmax(hits, axis=1)
+    idx2 = lax.select(found, idx2, jshape.broadcast_to(np.asarray(b.shape[0], idx2.dtype), idx2.shape))
     return vals, idx1, idx2
 
 

@@ -44,7 +44,10 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
         known *= d
     if unknown:
         if known == 0 or size % known:
-            raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)}")
+            raise TypeError(
+                f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} because "
+                f"the product of specified axis sizes ({known}) does not evenly divide {size}"
+            )
         resolved = tuple(size // known if i in unknown else d for i, d in enumerate(resolved))
     if int(np.prod(resolved, dtype=np.int64)) != size:
         raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} (size {int(np.prod(resolved))})")

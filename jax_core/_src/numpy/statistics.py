@@ -56,8 +56,11 @@ def _quantile(
     moved = jshape.transpose(x, rest + list(axes))
     n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
     flat = jshape.reshape(moved, (*[x.shape[i] for i in rest], n))
-    if n == 0:
-        raise ValueError(f"jnp.{name}: cannot compute a quantile of an empty array")
+    if n == 0 and not squash_nans:  # JAX's class (its gather of the empty array fails)
+        raise TypeError(f"jnp.{name}: cannot compute a quantile of an empty array")
+    if n == 0:  # nanquantile of nothing: NaN in the reduced shape (JAX's leaves out q's axis too)
+        shape = keep_shape if keepdims else tuple(x.shape[i] for i in rest)
+        return ensure_array(np.full(shape, np.nan, flat.dtype))
     last = flat.ndim - 1
     srt: Array = lax_sort.sort(flat, last, True)
     dt = srt.dtype
@@ -79,18 +82,18 @@ def _quantile(
         return take_along_axis(big, idx, axis=-1, mode="clip")
 
     lo_v, hi_v = at(low), at(high)
-    if method == "linear":
-        frac = lax.sub(pos, low)
-        out = lax.add(lo_v, lax.mul(frac, lax.sub(hi_v, lo_v)))
-        out = lax.select(lax.eq(low, high), lo_v, out)
+    high_weight = lax.sub(pos, lax.floor(pos))
+    if method == "linear":  # JAX's weighting: lo * (1 - w) + hi * w
+        low_weight = lax.sub(np.ones((), dt), high_weight)
+        out = lax.add(lax.mul(lo_v, low_weight), lax.mul(hi_v, high_weight))
     elif method == "lower":
         out = lo_v
     elif method == "higher":
         out = hi_v
     elif method == "midpoint":
         out = lax.mul(lax.add(lo_v, hi_v), np.asarray(0.5, dt))
-    else:
-        out = at(lax.round(pos, 1))
+    else:  # nearest: the lower one on a tie, as JAX's
+        out = lax.select(lax.le(high_weight, np.asarray(0.5, dt)), lo_v, hi_v)
     out = jshape.squeeze(out, out.ndim - 1)
     any_nan = red.any(is_nan, axis=last)
     if squash_nans:
@@ -134,7 +137,7 @@ def _check_out(name: str, out: None, overwrite_input: bool) -> None:
 
 def _pct(q: ArrayLike) -> Array:
     qa = ensure_array(promote_dtypes_inexact(q)[0])
-    return lax.div(qa, np.asarray(100, qa.dtype))
+    return qa / 100  # a Python q stays weakly typed, so a float16 input keeps float16 (as JAX)
 
 
 def percentile(
@@ -157,6 +160,11 @@ def nanpercentile(
 
 def median(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False, keepdims: bool = False) -> Array:
     """The median over ``axis``."""
+    check_arraylike("median", a)
+    shape = ensure_array(a).shape
+    axes = range(len(shape)) if axis is None else ((axis,) if isinstance(axis, (int, np.integer)) else axis)
+    if any(shape[canonicalize_axis(int(i), len(shape))] == 0 for i in axes):
+        raise ValueError("jax.numpy.median reduction axis must be non-empty")
     return quantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
 
 
@@ -233,6 +241,9 @@ def cov(
     explicit = user_dtype(dtype, "cov")
     x = ensure_array(promote_dtypes_inexact(x)[0]) if explicit is None else lax.convert_element_type(x, explicit)
     dt = x.dtype
+    if x.shape[1] == 0:  # no observations: NaN, as JAX's
+        rows = x.shape[0]
+        return ensure_array(np.full(() if rows == 1 else (rows, rows), np.nan, dt))
     if ddof is None:
         ddof = 0 if bias else 1
     n = x.shape[1]

@@ -221,8 +221,8 @@ def bernoulli_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Bernoulli log probability mass (``-inf`` outside {0, 1})."""
     ka, pa, la = promote_args_inexact("bernoulli.logpmf", k, p, loc)
     kk = ka - la
-    out = xlogy(kk, pa) + xlog1py(1 - kk, -pa)
-    return jnp.where((kk < 0) | (kk > 1), -np.inf, out).astype(out.dtype)
+    out = xlogy(kk, pa) + xlog1py(np.asarray(1, kk.dtype) - kk, -pa)  # a strong 1, as JAX's
+    return jnp.where((kk < 0) | (kk > 1), -np.inf, out)  # weak if out is (as JAX)
 
 
 def bernoulli_pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
@@ -247,7 +247,7 @@ def poisson_logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     ka, ma, la = promote_args_inexact("poisson.logpmf", k, mu, loc)
     x = ka - la
     out = xlogy(x, ma) - lax.lgamma(x + 1) - ma
-    return jnp.where((x < 0) | (x != jnp.round(x)), -np.inf, out).astype(out.dtype)
+    return jnp.where((x < 0) | (x != jnp.round(x)), -np.inf, out)  # weak if out is (as JAX)
 
 
 def poisson_pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:

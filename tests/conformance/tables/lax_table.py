@@ -112,6 +112,7 @@ optimization_barrier(a)
 pad(a[2, 3], 0|7, ((1, 2, 0), (0, 1, 1))|((-1, 0, 0), (1, 1, 2)))
 padtype_to_pads((5, 5), (3, 3), (1, 1)|(2, 2), 'SAME'|'VALID'|'SAME_LOWER')
 polygamma(s, p)  ~64 -grad
+polynomial(f, [1.0, -2.0, 0.5]|[0.5, 1.5, -1.0, 2.0, 0.25, -3.0, 1.0, 0.5, 2.0, -1.5], unroll=_|3)  ~
 population_count(z)
 pow(f, f)  ~
 pow(x, z)  ~

@@ -275,7 +275,7 @@ polyfit(s[6], s[6], 1|2)  ~64 -grad
 polyint(a[3], m=_|2, k=_|1.0)
 polymul(a[3], a[2])
 polysub(a[3], a[2])
-polyval(a[3], a|a[-1])
+polyval(a[3], a|a[-1])  ~
 positive(a)
 pow(r, k)
 power(a, k)

@@ -15,7 +15,7 @@ from jax_core._src.config import enable_x64
 from jax_core._src.lax.linalg import decompositions as L
 from jax_core.test_util import check_grads
 
-COVERED = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig"}
+COVERED = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig", "geqrf"}
 
 rng = np.random.default_rng(1)
 A = rng.standard_normal((3, 3))
@@ -54,6 +54,14 @@ def test_eig_eigenvalue_jvp() -> None:
         jax.jvp(lambda m: L.eig(m)[1], (A,), (A,))
 
 
+def test_geqrf_holds_qr_and_has_no_derivative() -> None:
+    a, taus = L.geqrf(TALL)
+    assert a.shape == (4, 3) and taus.shape == (3,)
+    np.testing.assert_allclose(np.triu(np.asarray(a))[:3], np.asarray(L.qr(TALL, full_matrices=False)[1]), rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="Differentiation rule for 'geqrf'"):
+        jax.jvp(lambda m: L.geqrf(m)[0], (A,), (A,))
+
+
 def test_triangular_solve_transpose_is_the_adjoint() -> None:
     tri = np.tril(SPD)
     f = lambda b: L.triangular_solve(tri, b, left_side=True, lower=True)  # noqa: E731
@@ -68,6 +76,8 @@ def test_triangular_solve_transpose_is_the_adjoint() -> None:
         lambda m: L.cholesky(m @ m.T + 3 * jnp.eye(3)),
         lambda m: L.lu(m)[0],
         lambda m: L.qr(m)[1],
+        lambda m: L.geqrf(m)[0],
+        lambda m: L.geqrf(m)[1],
         lambda m: L.eigh(m + m.T)[1],
         lambda m: L.svd(m, compute_uv=False),
         lambda m: jnp.sort(jnp.real(L.eig(m, compute_right_eigenvectors=False)[0])),

@@ -153,7 +153,9 @@ def scan(
 def _infer_scan_length(xs_flat: Sequence[Any], xs_avals: Sequence[ShapedArray], length: Any) -> int:
     no_axis = [x for x, a in zip(xs_flat, xs_avals) if a.ndim == 0]
     if no_axis:
-        raise ValueError(f"scan got value with no leading axis to scan over: {', '.join(str(x) for x in no_axis)}.")
+        msg = f"scan got value with no leading axis to scan over: {', '.join(str(x) for x in no_axis)}."
+        # JAX's classes: ValueError for a Python scalar, IndexError for a 0-d array
+        raise ValueError(msg) if any(not hasattr(x, "shape") for x in no_axis) else IndexError(msg)
     lengths = [a.shape[0] for a in xs_avals]
     if length is not None:
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any, NamedTuple, TypeAlias, TypedDict, Unpack
+from typing import Any, NamedTuple, TypeAlias, TypedDict, Unpack, cast
 
 import numpy as np
 
@@ -164,7 +164,26 @@ def conv_shape_tuple(
     pads: str | Sequence[tuple[int, int]],
     batch_group_count: int = 1,
 ) -> tuple[int, ...]:
-    """The output shape of a convolution of shapes in canonical (NC..., OI...) order."""
+    """The output shape of a convolution of shapes in canonical (NC..., OI...) order.
+
+    As JAX's: the batch and feature sizes are Python ints, the spatial sizes NumPy ``int64``s."""
+    n, f, *space = _conv_shape(lhs_shape, rhs_shape, strides, pads, batch_group_count)
+    return (n, f, *(_np_int(d) for d in space))
+
+
+def _np_int(d: int) -> int:
+    """``d`` as a NumPy ``int64`` (what JAX's shape helpers compute with NumPy return)."""
+    return cast(int, np.int64(d))
+
+
+def _conv_shape(
+    lhs_shape: Sequence[int] | np.ndarray[Any, Any],
+    rhs_shape: Sequence[int],
+    strides: Sequence[int],
+    pads: str | Sequence[tuple[int, int]],
+    batch_group_count: int = 1,
+) -> tuple[int, ...]:
+    """``conv_shape_tuple`` as Python ints (for abstract evaluation)."""
     if isinstance(pads, str):
         pads = padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
     if len(pads) != len(lhs_shape) - 2:
@@ -190,10 +209,10 @@ def conv_general_shape_tuple(
 ) -> tuple[int, ...]:
     """The output shape of ``conv_general_dilated`` without dilations, in the output's layout."""
     lhs_perm, rhs_perm, out_perm = conv_general_permutations(dimension_numbers)
-    out = conv_shape_tuple(
+    out = _conv_shape(
         [lhs_shape[i] for i in lhs_perm], [rhs_shape[i] for i in rhs_perm], window_strides, padding
     )
-    return tuple(out[int(i)] for i in np.argsort(out_perm))
+    return tuple(_np_int(out[int(i)]) for i in np.argsort(out_perm))
 
 
 def conv_transpose_shape_tuple(
@@ -213,7 +232,7 @@ def conv_transpose_shape_tuple(
         for i, k, s, (lo, hi) in zip(lhs_t[2:], rhs_t[2:], window_strides, padding)
     ]
     out = (lhs_t[0], rhs_t[0], *space)
-    return tuple(out[int(i)] for i in np.argsort(out_perm))
+    return tuple(_np_int(out[int(i)]) for i in np.argsort(out_perm))
 
 
 def conv_transpose_padding(k: int, s: int, padding: str | tuple[int, int]) -> tuple[int, int]:
@@ -334,7 +353,7 @@ def conv_general_dilated_shape(
         dilate_shape([lhs.shape[i] for i in lhs_spec], geometry["lhs_dilation"]), np.int64
     )
     rhs_t = dilate_shape([rhs.shape[i] for i in rhs_spec], geometry["rhs_dilation"])
-    out_t = conv_shape_tuple(lhs_t, rhs_t, window_strides, geometry["padding"], batch_group_count)
+    out_t = _conv_shape(lhs_t, rhs_t, window_strides, geometry["padding"], batch_group_count)
     return tuple(out_t[int(i)] for i in np.argsort(out_spec))
 
 

@@ -47,6 +47,8 @@ from jax_core._src.lax.elementwise.arithmetic import sign_p as sign_p
 from jax_core._src.lax.elementwise.arithmetic import square as square
 from jax_core._src.lax.elementwise.arithmetic import one_minus_square as one_minus_square
 from jax_core._src.lax.elementwise.arithmetic import one_minus_square_p as one_minus_square_p
+from jax_core._src.lax.elementwise.polynomial import polynomial as polynomial
+from jax_core._src.lax.elementwise.polynomial import polynomial_p as polynomial_p
 from jax_core._src.lax.elementwise.arithmetic import square_p as square_p
 from jax_core._src.lax.elementwise.arithmetic import sub as sub
 from jax_core._src.lax.elementwise.arithmetic import sub_p as sub_p

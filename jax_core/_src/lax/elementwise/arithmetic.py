@@ -479,8 +479,11 @@ def conj(x: ArrayLike, /) -> Array:
 def _conj_lowering(x: ir.Value[Any]) -> ir.Value[Any]:
     if isinstance(ir.RankedTensorType(x.type).element_type, ir.ComplexType):
         return hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x)))  # type: ignore[no-any-return]
-    zero = hlo.subtract(x, x)  # a real operand is the real part of a complex result
-    return hlo.complex(x, hlo.multiply(zero, zero))  # type: ignore[no-any-return]
+    # a real operand is the real part of a complex result with a +0 imaginary part (also for inf, nan)
+    t = ir.RankedTensorType(x.type)
+    splat = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], t.element_type), ir.FloatAttr.get(t.element_type, 0.0))
+    zero = hlo.broadcast_in_dim(t, hlo.constant(splat), [])
+    return hlo.complex(x, zero)  # type: ignore[no-any-return]
 
 
 def _conj_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:

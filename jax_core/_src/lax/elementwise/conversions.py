@@ -79,7 +79,10 @@ def to_dtype(operand: ArrayLike, new_dtype: DTypeLike | None, weak_type: bool = 
                 )
                 return scalar
         if not weak_type:
-            cast = _host_cast(np.asarray(operand), dtype)
+            # A NumPy array is cast by NumPy, as JAX's convert_element_type does (out-of-range
+            # floats to integers then give what NumPy gives on this machine); scalars as XLA would.
+            host = np.asarray(operand)
+            cast = host.astype(dtype) if isinstance(operand, np.ndarray) else _host_cast(host, dtype)
             return cast[()] if np.ndim(operand) == 0 else cast
     aval = get_aval(operand)
     dtype = aval.dtype if new_dtype is None else dtypes.canonicalize_dtype(new_dtype)

@@ -9,7 +9,7 @@ from typing import Any, Unpack
 import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.trace import get_aval
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax import elementwise as _lax
 from jax_core._src.lax.indexing import dimension_numbers as _gs_dimension_numbers
@@ -65,6 +65,12 @@ def scatter_apply(
         return [func(x)]
 
     closed = trace_to_jaxpr(apply, [scalar, scalar], DebugInfo("scatter_apply", func))
+    if any(isinstance(c, Tracer) for c in closed.consts):  # JAX's class and opening words
+        raise NotImplementedError(
+            "Reduction computations can't close over Tracers: the function given to scatter_apply "
+            "(or .at[...].apply) uses a traced value. Compute the new values first and write them "
+            "with .at[...].set(...) instead."
+        )
     dn = ScatterDimensionNumbers(*(tuple(int(i) for i in d) for d in dimension_numbers))
     out: Array = _gs_scatter.scatter_p.bind(
         operand,

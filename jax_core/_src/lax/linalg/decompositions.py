@@ -274,6 +274,39 @@ lu_p = Primitive("lu", multiple_results=True)
 lu_p.def_rules(Rules(abstract_eval=_lu_abstract_eval, lower=_lu_lower, jvp=_lu_jvp, batch=_front_batcher(lu_p)))
 
 
+# -- geqrf --------------------------------------------------------------------------------------
+def geqrf(x: ArrayLike) -> tuple[Array, Array]:
+    """LAPACK's Householder QR: ``(a, taus)``, ``r`` in ``a``'s upper triangle and the reflectors
+    below it with their scale factors ``taus`` (``min(m, n)`` per matrix). No derivative, as JAX's."""
+    a, taus = geqrf_p.bind(x)
+    return a, taus
+
+
+def _geqrf_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
+    _check("geqrf", x)
+    m, n = x.shape[-2:]
+    return [x, ShapedArray((*x.shape[:-2], min(m, n)), x.dtype)]
+
+
+def _geqrf_lower(ctx: LoweringRuleContext, x: ir.Value[Any]) -> list[ir.Value[Any]]:
+    aval = ctx.avals_in[0]
+    outs = lapack.ffi_call(lapack.target("geqrf_ffi", aval.dtype), [x], [aval], list(ctx.avals_out), {}, aliases={0: 0})
+    return list(outs)
+
+
+def _geqrf_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    raise NotImplementedError(
+        "Differentiation rule for 'geqrf' not implemented (as in JAX): differentiate qr, or a "
+        "function with its own derivative such as slogdet(method='qr')."
+    )
+
+
+geqrf_p = Primitive("geqrf", multiple_results=True)
+geqrf_p.def_rules(
+    Rules(abstract_eval=_geqrf_abstract_eval, lower=_geqrf_lower, jvp=_geqrf_jvp, batch=_front_batcher(geqrf_p))
+)
+
+
 # -- qr ---------------------------------------------------------------------------------------
 
 
