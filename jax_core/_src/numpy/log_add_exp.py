@@ -41,18 +41,20 @@ def _replace_inf(x: Array) -> Array:
     return where_sel(lax.eq(re_x, const_of(re_x, np.inf)), const_of(x, 0), x)
 
 
-def _make_logaddexp() -> Any:
+def _with_jvp(impl: Any, exp: Any) -> Any:
+    """``impl`` as a ``custom_jvp`` with JAX's derivative ``t_a exp(a - out) + t_b exp(b - out)``
+    (``exp`` of the base; +inf replaced by 0 so infinite inputs give finite weights)."""
     from jax_core._src.transforms.custom_derivatives import custom_jvp
 
-    f = custom_jvp(_logaddexp_impl)
+    f = custom_jvp(impl)
 
     def jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
         a, b = primals
         ta, tb = tangents
         out = f(a, b)
         t = lax.add(
-            lax.mul(ta, lax.exp(lax.sub(_replace_inf(a), _replace_inf(out)))),
-            lax.mul(tb, lax.exp(lax.sub(_replace_inf(b), _replace_inf(out)))),
+            lax.mul(ta, exp(lax.sub(_replace_inf(a), _replace_inf(out)))),
+            lax.mul(tb, exp(lax.sub(_replace_inf(b), _replace_inf(out)))),
         )
         return out, t
 
@@ -60,7 +62,7 @@ def _make_logaddexp() -> Any:
     return f
 
 
-_logaddexp: Any = _make_logaddexp()
+_logaddexp: Any = _with_jvp(_logaddexp_impl, lax.exp)
 
 
 @jitted()
@@ -81,7 +83,7 @@ def _wrap_between(x: Array, bound: float) -> Array:
 
 def _logaddexp2_impl(a: Array, b: Array) -> Array:
     amax = lax.max(a, b)
-    inv_ln2 = np.asarray(1 / np.log(2), amax.dtype)  # strong, as JAX's lax.const_of: the result is strong
+    inv_ln2 = np.asarray(1 / np.log(2), amax.dtype)  # strong, as JAX's lax._const: the result is strong
     if is_kind(a, np.complexfloating):  # the imaginary part wrapped into one branch of log2
         delta = lax.sub(lax.add(a, b), lax.mul(amax, const_of(amax, 2)))
         out = lax.add(amax, lax.mul(inv_ln2, lax.log1p(lax.exp2(delta))))
@@ -91,23 +93,4 @@ def _logaddexp2_impl(a: Array, b: Array) -> Array:
     return lax.select(isnan(delta), lax.add(a, b), smooth)
 
 
-def _make_logaddexp2() -> Any:
-    from jax_core._src.transforms.custom_derivatives import custom_jvp
-
-    f = custom_jvp(_logaddexp2_impl)
-
-    def jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
-        a, b = primals
-        ta, tb = tangents
-        out = f(a, b)
-        t = lax.add(
-            lax.mul(ta, lax.exp2(lax.sub(_replace_inf(a), _replace_inf(out)))),
-            lax.mul(tb, lax.exp2(lax.sub(_replace_inf(b), _replace_inf(out)))),
-        )
-        return out, t
-
-    f.defjvp(jvp)
-    return f
-
-
-_logaddexp2: Any = _make_logaddexp2()
+_logaddexp2: Any = _with_jvp(_logaddexp2_impl, lax.exp2)
