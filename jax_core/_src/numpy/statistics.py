@@ -10,7 +10,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax import sorting as lax_sort
 from jax_core._src.numpy import reductions as red
@@ -161,7 +161,7 @@ def nanpercentile(
 def median(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False, keepdims: bool = False) -> Array:
     """The median over ``axis``."""
     check_arraylike("median", a)
-    shape = ensure_array(a).shape
+    shape = get_aval(a).shape
     axes = range(len(shape)) if axis is None else ((axis,) if isinstance(axis, (int, np.integer)) else axis)
     if any(shape[canonicalize_axis(int(i), len(shape))] == 0 for i in axes):
         raise ValueError("jax.numpy.median reduction axis must be non-empty")

@@ -48,6 +48,7 @@ from jax_core._src.lax.elementwise.factories import (
     full_like_value,
     iscomplex,
     register,
+    splat_like,
     unary_transpose,
     unop,
 )
@@ -480,10 +481,7 @@ def _conj_lowering(x: ir.Value[Any]) -> ir.Value[Any]:
     if isinstance(ir.RankedTensorType(x.type).element_type, ir.ComplexType):
         return hlo.complex(hlo.real(x), hlo.negate(hlo.imag(x)))  # type: ignore[no-any-return]
     # a real operand is the real part of a complex result with a +0 imaginary part (also for inf, nan)
-    t = ir.RankedTensorType(x.type)
-    splat = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], t.element_type), ir.FloatAttr.get(t.element_type, 0.0))
-    zero = hlo.broadcast_in_dim(t, hlo.constant(splat), [])
-    return hlo.complex(x, zero)  # type: ignore[no-any-return]
+    return hlo.complex(x, splat_like(x, 0.0))  # type: ignore[no-any-return]
 
 
 def _conj_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:

@@ -37,7 +37,7 @@ from jax_core._src.lax.standard_rules import (
     naryop_abstract_eval,
     unop_abstract_eval,
 )
-from jax_core._src.lib.mlir import ir
+from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
@@ -144,6 +144,25 @@ def compare(name: str, direction: str, accepts: DTypeRule = is_any) -> Primitive
 def dtype_of(x: Any) -> np.dtype[Any]:
     """The dtype of a value or tracer."""
     return get_aval(x).dtype
+
+
+def splat_like(x: ir.Value[Any], value: float) -> ir.Value[Any]:
+    """An MLIR constant of ``x``'s tensor type filled with ``value`` (``value + 0j`` when complex)."""
+    t = ir.RankedTensorType(x.type)
+    elt = t.element_type
+
+    def splat(part: ir.Type, v: float) -> ir.Value[Any]:
+        attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], part), ir.FloatAttr.get(part, v))
+        out: ir.Value[Any] = hlo.constant(attr)
+        return out
+
+    if isinstance(elt, ir.ComplexType):  # value + 0j
+        part = elt.element_type
+        scalar = hlo.complex(splat(part, value), splat(part, 0.0))
+    else:
+        scalar = splat(elt, value)
+    out: ir.Value[Any] = hlo.broadcast_in_dim(t, scalar, [])
+    return out
 
 
 def const_like(x: Any, value: float) -> np.ndarray[Any, Any]:

@@ -17,10 +17,18 @@ import numpy as np
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, get_aval
-from jax_core._src.interpreters.ad_util import Zero, add_tangents, is_undefined_primal, is_zero, unbroadcast
+from jax_core._src.interpreters.ad_util import (
+    Zero,
+    add_tangents,
+    broadcast_to_shape,
+    is_undefined_primal,
+    is_zero,
+    unbroadcast,
+)
 from jax_core._src.interpreters.batching_util import broadcast_batcher
 from jax_core._src.lax.elementwise.arithmetic import add, mul
 from jax_core._src.lax.elementwise.conversions import convert_element_type
+from jax_core._src.lax.elementwise.factories import full_like_value
 from jax_core._src.lax.standard_rules import bind_one, broadcast_shapes, is_number, naryop_abstract_eval
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -42,17 +50,14 @@ def polynomial(x: ArrayLike, coeffs: Sequence[ArrayLike], *, unroll: int | None 
         _scalar_like(x, c) if not isinstance(c, Tracer) and get_aval(c).ndim == 0 else convert_element_type(c, dtype)
         for c in coeffs
     ]
-    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
-
+    out: Array
     if not args:
-        return broadcast_in_dim(np.zeros((), dtype), aval.shape, ())
+        out = full_like_value(x, 0)
+        return out
     if len(args) == 1:
-        c_aval = get_aval(args[0])
-        shape = broadcast_shapes("polynomial", aval.shape, c_aval.shape)
-        c = args[0] if isinstance(args[0], Array) else convert_element_type(args[0], dtype)
-        if c_aval.shape == shape:
-            return c
-        return broadcast_in_dim(c, shape, tuple(range(len(shape) - c_aval.ndim, len(shape))) if c_aval.ndim == 0 else tuple(range(len(shape))))
+        shape = broadcast_shapes("polynomial", aval.shape, get_aval(args[0]).shape)
+        out = broadcast_to_shape(convert_element_type(args[0], dtype), shape)
+        return out
     params: dict[str, Any] = {} if unroll is None else {"unroll": int(unroll)}
     return bind_one(polynomial_p, x, *args, **params)
 
@@ -75,21 +80,10 @@ def _polynomial_abstract_eval(*avals: ShapedArray, unroll: int | None = None) ->
 def _horner(x: Any, coeffs: Sequence[Any], unroll: int, shape: tuple[int, ...]) -> Any:
     """The recurrence with lax ops, every operand broadcast to the result's shape."""
     from jax_core._src.lax.shape.assembly import concatenate
-    from jax_core._src.lax.shape.dimensions import broadcast_in_dim, expand_dims
+    from jax_core._src.lax.shape.dimensions import expand_dims
 
     def full(v: Any) -> Any:
-        v_aval = get_aval(v)
-        if v_aval.shape == shape:
-            return v
-        dims = tuple(range(len(shape))) if v_aval.ndim == len(shape) else ()
-        if v_aval.ndim == len(shape):  # size-1 axes stretch
-            from jax_core._src.lax.shape.dimensions import reshape
-
-            squeezed = [i for i, d in enumerate(v_aval.shape) if d == 1 and shape[i] != 1]
-            keep = tuple(i for i in range(len(shape)) if i not in squeezed)
-            v = reshape(v, tuple(v_aval.shape[i] for i in keep))
-            dims = keep
-        return broadcast_in_dim(v, shape, dims)
+        return broadcast_to_shape(v, shape)
 
     x = full(x)
     if len(coeffs) <= unroll:
@@ -100,7 +94,7 @@ def _horner(x: Any, coeffs: Sequence[Any], unroll: int, shape: tuple[int, ...]) 
     from jax_core._src.lax.control_flow.scan import scan
 
     stacked = concatenate([expand_dims(full(c), (0,)) for c in reversed(coeffs)], 0)
-    zero = broadcast_in_dim(np.zeros((), get_aval(x).dtype), shape, ())
+    zero = full_like_value(x, 0)
     out, _ = scan(lambda acc, c: (add(mul(acc, x), c), None), zero, stacked, unroll=unroll)
     return out
 
@@ -127,16 +121,9 @@ def _polynomial_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, unroll: 
         deriv = [mul(np.asarray(k, get_aval(c).dtype), c) for k, c in enumerate(coeffs[1:], 1)]
         dy = add_tangents(dy, mul(dx, polynomial(x, deriv, unroll=unroll)))
     if any(not is_zero(t) for t in dcoeffs):  # linear in the coefficients
-        filled = [_zeros_like(c) if is_zero(t) else t for c, t in zip(coeffs, dcoeffs)]
+        filled = [full_like_value(c, 0) if is_zero(t) else t for c, t in zip(coeffs, dcoeffs)]
         dy = add_tangents(dy, polynomial(x, filled, unroll=unroll))
     return y, dy
-
-
-def _zeros_like(c: Any) -> Any:
-    from jax_core._src.lax.shape.dimensions import broadcast_in_dim
-
-    aval = get_aval(c)
-    return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
 
 
 def _polynomial_transpose(ct: Any, x: Any, *coeffs: Any, unroll: int | None = None) -> list[Any]:

@@ -40,6 +40,7 @@ from jax_core._src.lax.elementwise.factories import (
     d2b,
     db,
     full_like_value,
+    splat_like,
     unop,
 )
 from jax_core._src.lax.standard_rules import (
@@ -53,6 +54,8 @@ from jax_core._src.lax.standard_rules import (
     unop_abstract_eval,
 )
 from jax_core._src.lib.mlir import chlo, hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -68,25 +71,6 @@ exp_p = unop("exp", is_float, hlo.exponential, jvp=d2(lambda g, ans, x: mul(g, a
 
 
 # -- exp2 --------------------------------------------------------------------------------------
-def _like(x: ir.Value[Any], value: float) -> ir.Value[Any]:
-    """A constant of ``x``'s tensor type filled with ``value``."""
-    t = ir.RankedTensorType(x.type)
-    elt = t.element_type
-
-    def splat(part: ir.Type, v: float) -> ir.Value[Any]:
-        attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], part), ir.FloatAttr.get(part, v))
-        out: ir.Value[Any] = hlo.constant(attr)
-        return out
-
-    if isinstance(elt, ir.ComplexType):  # value + 0j
-        part = elt.element_type
-        scalar = hlo.complex(splat(part, value), splat(part, 0.0))
-    else:
-        scalar = splat(elt, value)
-    out: ir.Value[Any] = hlo.broadcast_in_dim(t, scalar, [])
-    return out
-
-
 def exp2(x: ArrayLike, /) -> Array:
     """Elementwise base-2 exponential: 2**x."""
     return bind_one(exp2_p, x)
@@ -95,7 +79,7 @@ def exp2(x: ArrayLike, /) -> Array:
 exp2_p = unop(
     "exp2",
     is_float,
-    lambda x: hlo.exponential(hlo.multiply(x, _like(x, np.log(2)))),
+    lambda x: hlo.exponential(hlo.multiply(x, splat_like(x, np.log(2)))),
     jvp=d2(lambda g, ans, x: mul(const_like(x, np.log(2)), mul(g, ans))),
 )
 
@@ -344,35 +328,23 @@ def lgamma(x: ArrayLike, /) -> Array:
     return bind_one(lgamma_p, x)
 
 
-def _splat(t: ir.RankedTensorType, value: int | float) -> ir.Value[Any]:
-    """A constant of tensor type ``t`` (integer or float elements) filled with ``value``."""
-    elt = t.element_type
-    scalar_t = ir.RankedTensorType.get([], elt)
-    if isinstance(value, int):
-        attr = ir.DenseElementsAttr.get_splat(scalar_t, ir.IntegerAttr.get(elt, value))
-    else:
-        attr = ir.DenseElementsAttr.get_splat(scalar_t, ir.FloatAttr.get(elt, value))
-    out: ir.Value[Any] = hlo.broadcast_in_dim(t, hlo.constant(attr), [])
-    return out
-
-
-def _widen_f32_exactly(x: ir.Value[Any]) -> ir.Value[Any]:
+def _widen_f32_exactly(x: ir.Value[Any], shape: tuple[int, ...]) -> ir.Value[Any]:
     """float32 -> float64 keeping subnormal inputs, which XLA:CPU's convert flushes to zero.
 
     A subnormal float32 is ``bits * 2**-149``; it is rebuilt from its integer bits in float64.
     """
-    shape = ir.RankedTensorType(x.type).shape
-    i32 = ir.RankedTensorType.get(shape, ir.IntegerType.get_signless(32))
-    f64 = ir.RankedTensorType.get(shape, ir.F64Type.get())
-    bits = hlo.bitcast_convert(i32, x)
-    mag_bits = hlo.and_(bits, _splat(i32, 0x7FFFFFFF))
-    lt = hlo.ComparisonDirectionAttr.get("LT")
-    signed = hlo.ComparisonTypeAttr.get("SIGNED")
-    is_sub = hlo.compare(mag_bits, _splat(i32, 0x00800000), lt, compare_type=signed)
-    is_neg = hlo.compare(bits, _splat(i32, 0), lt, compare_type=signed)
-    mag = hlo.multiply(hlo.convert(f64, mag_bits), _splat(f64, 2.0**-149))
+    f32, i32, f64 = (ShapedArray(shape, np.dtype(t)) for t in (np.float32, np.int32, np.float64))
+
+    def const(value: int | float, aval: ShapedArray) -> ir.Value[Any]:
+        return hlo_util.broadcast_in_dim(hlo_util.constant(np.asarray(value, aval.dtype)), aval, ())
+
+    bits = hlo.bitcast_convert(aval_to_ir_type(i32), x)
+    mag_bits = hlo.and_(bits, const(0x7FFFFFFF, i32))
+    is_sub = hlo_util.compare(mag_bits, const(0x00800000, i32), "LT", i32.dtype)
+    is_neg = hlo_util.compare(bits, const(0, i32), "LT", i32.dtype)
+    mag = hlo.multiply(hlo_util.convert(mag_bits, i32, f64), const(2.0**-149, f64))
     sub = hlo.select(is_neg, hlo.negate(mag), mag)
-    out: ir.Value[Any] = hlo.select(is_sub, sub, hlo.convert(f64, x))
+    out: ir.Value[Any] = hlo.select(is_sub, sub, hlo_util.convert(x, f32, f64))
     return out
 
 
@@ -388,12 +360,10 @@ def _lgamma_lower(ctx: LoweringRuleContext, x: ir.Value[Any]) -> ir.Value[Any]:
     (aval,) = ctx.avals_in
     if aval.dtype == np.float64:
         return chlo.lgamma(x)  # type: ignore[no-any-return]
-    shape = ir.RankedTensorType(x.type).shape
-    out_t = ir.RankedTensorType(x.type)
-    f32 = ir.RankedTensorType.get(shape, ir.F32Type.get())
-    narrow = x if aval.dtype == np.float32 else hlo.convert(f32, x)
-    y: ir.Value[Any] = hlo.convert(f32, chlo.lgamma(_widen_f32_exactly(narrow)))
-    return y if aval.dtype == np.float32 else hlo.convert(out_t, y)
+    f32, f64 = aval.update(dtype=np.dtype(np.float32)), aval.update(dtype=np.dtype(np.float64))
+    narrow = hlo_util.convert(x, aval, f32)
+    y = hlo_util.convert(chlo.lgamma(_widen_f32_exactly(narrow, aval.shape)), f64, f32)
+    return hlo_util.convert(y, f32, aval)
 
 
 lgamma_p = register(
