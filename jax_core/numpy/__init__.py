@@ -100,7 +100,7 @@ from jax_core._src.numpy.manipulation import hstack as hstack
 from jax_core._src.numpy.manipulation import insert as insert
 from jax_core._src.numpy.manipulation import matrix_transpose as matrix_transpose
 from jax_core._src.numpy.manipulation import moveaxis as moveaxis
-from jax_core._src.numpy.manipulation import pad as pad
+from jax_core._src.numpy.padding import pad as pad
 from jax_core._src.numpy.manipulation import permute_dims as permute_dims
 from jax_core._src.numpy.manipulation import repeat as repeat
 from jax_core._src.numpy.manipulation import resize as resize

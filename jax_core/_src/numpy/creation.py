@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Iterator
 from typing import Any, Literal, overload
 
@@ -335,10 +337,13 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
     if n < 0 or m < 0:
         raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
     dt = user_dtype(dtype, "eye") or dtypes.default_float_dtype()
-    k = int(k)
+    # ``k`` may be traced (``trace`` under ``jit`` passes its offset on), as in JAX.
+    if not isinstance(k, Array):
+        k = np.int32(operator.index(k))
     rows = shape_assembly.broadcasted_iota(np.int32, (n, m), 0)
     cols = shape_assembly.broadcasted_iota(np.int32, (n, m), 1)
-    return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(k)), cols), dt)
+    offset = lax.convert_element_type(k, np.int32) if isinstance(k, Array) else k
+    return lax.convert_element_type(lax.eq(lax.add(rows, offset), cols), dt)
 
 
 def identity(n: int, dtype: DTypeLike | None = None) -> Array:

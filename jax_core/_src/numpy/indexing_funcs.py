@@ -19,6 +19,7 @@ from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
+    jitted,
     canonicalize_axis,
     check_arraylike,
     ensure_array,
@@ -113,10 +114,19 @@ def _mod(idx: Array, n: int) -> Array:
     return lax.select(lax.lt(r, np.zeros((), idx.dtype)), lax.add(r, np.asarray(n, idx.dtype)), r)
 
 
+@jitted(static=('axis', 'mode', 'fill_value', 'wrap_negative_indices'), inline=False)
 def take_along_axis(
-    arr: ArrayLike, indices: ArrayLike, axis: int | None, mode: str | None = None, fill_value: ArrayLike | None = None
+    arr: ArrayLike,
+    indices: ArrayLike,
+    axis: int | None = -1,
+    mode: str | None = None,
+    fill_value: ArrayLike | None = None,
+    *,
+    wrap_negative_indices: bool = True,
 ) -> Array:
-    """Elements of ``arr`` picked by ``indices`` along ``axis`` (as ``numpy.take_along_axis``)."""
+    """Elements of ``arr`` picked by ``indices`` along ``axis`` (as ``numpy.take_along_axis``);
+    negative indices count from the end unless ``wrap_negative_indices=False`` (then they are out
+    of bounds, handled by ``mode``)."""
     x = _arr("take_along_axis", arr)
     idx = _index_array("take_along_axis", indices)
     if axis is None:
@@ -138,7 +148,8 @@ def take_along_axis(
     gmode = slicing.GatherScatterMode.CLIP if mode == "clip" else slicing.GatherScatterMode.FILL_OR_DROP
     if mode not in (None, "fill", "clip"):
         raise ValueError(f"Invalid mode '{mode}' for take_along_axis")
-    idx = _wrap_negative(idx, n)
+    if wrap_negative_indices:
+        idx = _wrap_negative(idx, n)
     batch = tuple(k for k in range(x.ndim) if k != ax)
     dnums = slicing.GatherDimensionNumbers(
         offset_dims=(),
@@ -183,6 +194,7 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, 
     return jshape.reshape(flat, x.shape)
 
 
+@jitted(static=('axis', 'inplace', 'mode'), inline=False)
 def put_along_axis(
     arr: ArrayLike, indices: ArrayLike, values: ArrayLike, axis: int | None, inplace: bool = True, *, mode: str | None = None
 ) -> Array:
@@ -451,6 +463,7 @@ def choose(a: ArrayLike, choices: Sequence[ArrayLike], out: None = None, mode: s
 # -- diagonals and triangles ------------------------------------------------------------
 
 
+@jitted(static=('offset', 'axis1', 'axis2'), inline=False)
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The diagonal (``offset`` above the main one) of the ``axis1``/``axis2`` planes, last."""
     x = _arr("diagonal", a)
@@ -474,13 +487,22 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     return x[(..., rows, cols)]
 
 
-def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None, out: None = None) -> Array:
-    """The sum along the diagonal (``diagonal(a, offset, axis1, axis2).sum(-1)``)."""
+@jitted(static=('axis1', 'axis2', 'dtype'), inline=False)
+def trace(a: ArrayLike, offset: int | ArrayLike = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None, out: None = None) -> Array:
+    """The sum along the diagonal (``offset`` may be traced: the diagonal is masked, not sliced)."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
+    from jax_core._src.numpy.creation import eye, zeros_like
+    from jax_core._src.numpy.manipulation import moveaxis
     from jax_core._src.numpy.reductions import sum as sum_
+    from jax_core._src.numpy.where import _where
 
-    return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    x = _arr("trace", a)
+    if canonicalize_axis(axis1, x.ndim) == canonicalize_axis(axis2, x.ndim):
+        raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
+    moved = moveaxis(x, (axis1, axis2), (-2, -1))
+    mask = eye(x.shape[axis1], x.shape[axis2], k=offset, dtype=bool)  # type: ignore[arg-type]
+    return sum_(_where(mask, moved, zeros_like(moved)), axis=(-2, -1), dtype=dtype)
 
 
 def diag(v: ArrayLike, k: int = 0) -> Array:
@@ -508,6 +530,7 @@ def _tri_mask(n: int, m: int, k: int) -> np.ndarray[Any, Any]:
     return np.tri(n, m, k, dtype=bool)
 
 
+@jitted(static=('k',), inline=False)
 def tril(m: ArrayLike, k: int = 0) -> Array:
     """``m`` with the elements above the ``k``-th diagonal zeroed (last two axes)."""
     x = _arr("tril", m)
@@ -517,6 +540,7 @@ def tril(m: ArrayLike, k: int = 0) -> Array:
     return lax.select(jshape.broadcast_to(mask, x.shape), x, jshape.broadcast_to(np.zeros((), x.dtype), x.shape))
 
 
+@jitted(static=('k',), inline=False)
 def triu(m: ArrayLike, k: int = 0) -> Array:
     """``m`` with the elements below the ``k``-th diagonal zeroed (last two axes)."""
     x = _arr("triu", m)

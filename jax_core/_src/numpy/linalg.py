@@ -92,7 +92,7 @@ def _symmetrize(x: Array) -> Array:
     return (x + _H(x)) / 2
 
 
-@jitted(static=('upper', 'symmetrize_input'))
+@jitted(static=('upper', 'symmetrize_input'), inline=False)
 def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True) -> Array:
     """The Cholesky factor of Hermitian positive-definite ``a`` (lower, or upper with ``upper=True``); NaN if not PD."""
     x = _inexact("cholesky", a)
@@ -101,7 +101,7 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
     return _H(L) if upper else L
 
 
-@jitted(static=('mode',))
+@jitted(static=('mode',), inline=False)
 def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """QR decomposition; ``mode`` ``"reduced"``, ``"complete"`` or ``"r"`` (``"raw"`` is not supported)."""
     x = _inexact("qr", a)
@@ -111,7 +111,7 @@ def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     return r if mode == "r" else QRResult(q, r)
 
 
-@jitted(static=('UPLO', 'symmetrize_input'))
+@jitted(static=('UPLO', 'symmetrize_input'), inline=False)
 def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix."""
     x = _inexact("eigh", a)
@@ -122,6 +122,7 @@ def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -
     return EighResult(w, v)
 
 
+@jitted(static=('UPLO', 'symmetrize_input'), inline=False)
 def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Array:
     """Eigenvalues (ascending) of a Hermitian matrix."""
     return eigh(a, UPLO, symmetrize_input).eigenvalues
@@ -136,7 +137,7 @@ def eig(a: ArrayLike) -> EigResult:
     return EigResult(w, v)
 
 
-@jitted(static=())
+@jitted(static=(), inline=False)
 def eigvals(a: ArrayLike) -> Array:
     """Eigenvalues of a general square matrix (complex)."""
     x = _inexact("eigvals", a)
@@ -146,7 +147,7 @@ def eigvals(a: ArrayLike) -> Array:
     return out
 
 
-@jitted(static=('full_matrices', 'compute_uv', 'hermitian', 'subset_by_index'))
+@jitted(static=('full_matrices', 'compute_uv', 'hermitian', 'subset_by_index'), inline=False)
 def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False, subset_by_index: tuple[int, int] | None = None) -> Any:
     """Singular value decomposition (``SVDResult(U, S, Vh)``, or the singular values)."""
     x = _inexact("svd", a)
@@ -189,7 +190,7 @@ def _lu_solve(lu: Array, perm: Array, b: Array) -> Array:
     return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
 
 
-@jitted(static=())
+@jitted(static=(), inline=False)
 def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """The solution of ``a @ x = b`` (``b`` a vector if 1-D, else a stack of matrices)."""
     check_arraylike("solve", a, b)
@@ -213,7 +214,7 @@ def _solve_mat(a: Array, b: Array) -> Array:
     return _lu_solve(lu, perm, b)
 
 
-@jitted(static=())
+@jitted(static=(), inline=False)
 def inv(a: ArrayLike) -> Array:
     """The inverse of a square matrix (NaN/inf where singular)."""
     x = _inexact("inv", a)
@@ -231,7 +232,7 @@ def _lu_parity(piv: Array, dtype: np.dtype[Any]) -> Array:
     return (1 - 2 * (swaps % 2)).astype(dtype) if k else jshape.broadcast_to(np.ones((), dtype), piv.shape[:-1])
 
 
-@jitted(static=('method',))
+@jitted(static=('method',), inline=False)
 def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     """Sign (phase) and natural log of the absolute determinant, via LU."""
     x = _inexact("slogdet", a)
@@ -297,7 +298,7 @@ def _real_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.float32) if dt == np.complex64 else np.dtype(np.float64) if dt == np.complex128 else dt
 
 
-@jitted(static=())
+@jitted(static=(), inline=False)
 def det(a: ArrayLike) -> Array:
     """The determinant, as the product of the LU diagonal and the permutation parity."""
     x = _inexact("det", a)
@@ -313,7 +314,7 @@ def det(a: ArrayLike) -> Array:
     return _lu_parity(piv, x.dtype) * reductions.prod(indexing_funcs.diagonal(lu, axis1=-2, axis2=-1), axis=-1)
 
 
-@jitted(static=('n',))
+@jitted(static=('n',), inline=False)
 def matrix_power(a: ArrayLike, n: int) -> Array:
     """``a`` raised to the integer power ``n`` by repeated squaring (negative ``n`` inverts)."""
     x = _inexact("matrix_power", a) if int(n) < 0 else ensure_array(a)
@@ -338,6 +339,7 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
     return result
 
 
+@jitted(static=('hermitian',), inline=False)
 def matrix_rank(M: ArrayLike, rtol: ArrayLike | None = None, *, hermitian: bool = False, tol: ArrayLike | None = None) -> Array:
     """The number of singular values above a threshold: by default ``max(s) * max(m, n) * eps``;
     a given ``rtol`` (or ``tol``) is the threshold itself, as JAX 0.12 compares it."""
@@ -422,6 +424,7 @@ def _as_dtype(v: Any, dtype: np.dtype[Any]) -> Array:
     return ensure_array(v).astype(dtype)
 
 
+@jitted(static=('ord', 'axis', 'keepdims'), inline=False)
 def norm(x: ArrayLike, ord: int | str | float | None = None, axis: None | tuple[int, ...] | int = None, keepdims: bool = False) -> Array:
     """Vector or matrix norm (NumPy's ``ord`` values: None/'fro', 'nuc', inf, -inf, 0, 1, -1, 2, -2, p)."""
     from jax_core._src.numpy import ufuncs
@@ -498,7 +501,7 @@ def _matrix_norm(a: Array, axes: tuple[int, ...], keepdims: bool, ord: Any) -> A
     raise ValueError(f"Invalid order '{ord}' for matrix norm.")
 
 
-@jitted(static=('p',))
+@jitted(static=('p',), inline=False)
 def cond(x: ArrayLike, p: int | str | float | None = None) -> Array:
     """The condition number of ``x`` in the ``p``-norm (2-norm from singular values by default)."""
     a = _inexact("cond", x)

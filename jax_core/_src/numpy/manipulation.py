@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeAlias, overload
+import operator
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
 
@@ -26,10 +27,6 @@ from jax_core._src.numpy.util import (
 from jax_core._src.typing import ArrayLike, ShapeLike
 from jax_core._src.typing.basearray import Array
 
-PadMode: TypeAlias = Literal[
-    "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric", "wrap", "empty"
-]
-"""The ``mode`` names ``jnp.pad`` accepts (a callable is accepted too)."""
 
 
 def _arr(name: str, a: ArrayLike) -> Array:
@@ -63,6 +60,7 @@ def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Seque
     return jshape.transpose(x, perm)
 
 
+@jitted(static=('axis', 'start'), inline=False)
 def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     """Rolls ``axis`` backwards until it lies before ``start`` (prefer ``moveaxis``)."""
     x = _arr("rollaxis", a)
@@ -95,68 +93,86 @@ def matrix_transpose(x: ArrayLike, /) -> Array:
 
 def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """``m`` with the order of elements reversed along ``axis`` (all axes by default)."""
-    x = _arr("flip", m)
-    axes = canonicalize_axes(axis, x.ndim)
-    return shape_assembly.rev(x, axes) if axes else x
+    from jax_core._src.numpy.reductions import static_axes
+
+    return _flip(_arr("flip", m), static_axes(axis))
+
+
+@jitted(static=("axis",), inline=False)
+def _flip(m: Array, axis: int | tuple[int, ...] | None = None) -> Array:
+    axes = canonicalize_axes(axis, m.ndim)
+    return shape_assembly.rev(m, axes) if axes else m
 
 
 def fliplr(m: ArrayLike) -> Array:
     """Reverses axis 1."""
-    return flip(m, 1)
+    return _flip(_arr("fliplr", m), 1)
 
 
 def flipud(m: ArrayLike) -> Array:
     """Reverses axis 0."""
-    return flip(m, 0)
+    return _flip(_arr("flipud", m), 0)
 
 
-def _roll_static(x: Array, shift: int, axis: int) -> Array:
-    n = x.shape[axis]
-    if n == 0:
-        return x
-    shift %= n
-    if shift == 0:
-        return x
-    return jshape.concatenate([slice_axis(x, axis, n - shift, n), slice_axis(x, axis, 0, n - shift)], axis)
+def _index_tuple(v: Any) -> tuple[int, ...]:
+    """``v`` as a tuple of Python ints (``TypeError`` for traced or non-integer values)."""
+    if isinstance(v, Tracer):
+        raise TypeError("traced")
+    if isinstance(v, (Array, np.ndarray)):
+        if not dtypes.issubdtype(v.dtype, np.integer):
+            raise TypeError("not integer")
+        return tuple(int(e) for e in np.ravel(np.asarray(v)))
+    try:
+        return (operator.index(v),)
+    except TypeError:
+        return tuple(operator.index(e) for e in v)
 
 
-def _roll_dynamic(x: Array, shift: Array, axis: int) -> Array:
-    n = x.shape[axis]
-    if n == 0:
-        return x
-    doubled = jshape.concatenate([x, x], axis)
-    s = lax.rem(lax.convert_element_type(shift, np.int32), np.int32(n))
-    s = lax.select(lax.lt(s, np.int32(0)), lax.add(s, np.int32(n)), s)
-    start = lax.sub(np.int32(n), s)
-    starts: list[Any] = [np.int32(0)] * x.ndim
-    starts[axis] = start
-    return slicing.dynamic_slice(doubled, starts, x.shape)
+@jitted(static_argnums=(1, 2), inline=False)
+def _roll_static(a: Array, shift: tuple[int, ...], axis: tuple[int, ...]) -> Array:
+    for ax, s in zip(*np.broadcast_arrays(np.asarray(axis), np.asarray(shift)), strict=True):
+        ax, n = int(ax), a.shape[int(ax)]
+        if n == 0:
+            continue
+        i = (-int(s)) % n
+        a = jshape.concatenate([slice_axis(a, ax, i, n), slice_axis(a, ax, 0, i)], ax)
+    return a
+
+
+@jitted(static_argnums=(2,), inline=False)
+def _roll_dynamic(a: Array, shift: Array, axis: tuple[int, ...]) -> Array:
+    bshape = np.broadcast_shapes(shift.shape, np.shape(axis))
+    if len(bshape) != 1:
+        raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
+    shifts = jshape.broadcast_to(shift, bshape)
+    for k, ax in enumerate(np.broadcast_to(np.asarray(axis), bshape)):
+        ax = int(ax)
+        n = a.shape[ax]
+        doubled = jshape.concatenate([a, a], ax)
+        size = np.int32(builtins.max(n, 1))
+        sh = lax.rem(lax.convert_element_type(shifts[k], np.int32), size)
+        sh = lax.select(lax.lt(sh, np.int32(0)), lax.add(sh, size), sh)
+        starts: list[Any] = [np.int32(0)] * a.ndim
+        starts[ax] = lax.sub(np.int32(n), sh)
+        a = slicing.dynamic_slice(doubled, starts, a.shape)
+    return a
 
 
 def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[int] | None = None) -> Array:
-    """Elements shifted by ``shift`` along ``axis`` (of the flattened array by default), wrapping around."""
+    """Elements shifted by ``shift`` along ``axis`` (of the flattened array by default), wrapping
+    around; a traced shift rolls with a dynamic slice (``jit[name=_roll_dynamic]``)."""
     x = _arr("roll", a)
     if axis is None:
         return jshape.reshape(roll(jshape.ravel(x), shift, 0), x.shape)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    shifts: list[Any] = list(shift) if isinstance(shift, (list, tuple)) else [shift]
-    if isinstance(shift, (Array, np.ndarray)) and np.ndim(shift) > 0:
-        shifts = [shift[i] for i in range(len(shift))]
-    if len(shifts) == 1 and len(axes) > 1:
-        shifts = shifts * len(axes)
-    if len(axes) == 1 and len(shifts) > 1:
-        axes = axes * len(shifts)
-    if len(shifts) != len(axes):
-        raise ValueError("len(shift) must match len(axis)")
-    for s, ax in zip(shifts, axes):
-        ax_c = canonicalize_axis(int(ax), x.ndim)
-        if isinstance(s, Tracer):
-            x = _roll_dynamic(x, s, ax_c)
-        else:
-            x = _roll_static(x, int(np.asarray(s)), ax_c)
-    return x
+    axes = tuple(canonicalize_axis(int(ax), x.ndim) for ax in ((axis,) if isinstance(axis, (int, np.integer)) else axis))
+    try:
+        shifts = _index_tuple(shift)
+    except TypeError:
+        return _roll_dynamic(x, ensure_array(shift), axes)
+    return _roll_static(x, shifts, axes)
 
 
+@jitted(static=('k', 'axes'), inline=False)
 def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
     """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``."""
     x = _arr("rot90", m)
@@ -252,191 +268,6 @@ def _repeat_traced(x: Array, ax: int, reps: Array, total: int | None) -> Array:
     return take(x, idx, axis=ax)
 
 
-# -- padding --------------------------------------------------------------------------------
-
-
-def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
-    pw = np.asarray(pad_width)
-    if isinstance(pad_width, Tracer):
-        pad_width.concretization_error("jnp.pad's pad_width must be concrete.")
-    if not np.issubdtype(pw.dtype, np.integer):
-        raise TypeError(f"`pad_width` must be of integral type; got {pw.dtype}.")
-    pw = np.broadcast_to(pw.reshape((-1, 2)) if pw.ndim == 2 or pw.size == 2 and pw.ndim == 1 else pw.reshape(-1, 1), (ndim, 2)) if pw.ndim <= 2 else pw
-    if pw.shape != (ndim, 2):
-        raise ValueError(f"jnp.pad: pad_width with nd={ndim} has unsupported shape {np.asarray(pad_width).shape}.")
-    out = [(int(lo), int(hi)) for lo, hi in pw]
-    if builtins.any(lo < 0 or hi < 0 for lo, hi in out):
-        raise ValueError("index can't contain negative values")
-    return out
-
-
-def pad(array: ArrayLike, pad_width: Any, mode: PadMode | Callable[..., Any] = "constant", **kwargs: Any) -> Array:
-    """``array`` padded by ``pad_width`` (per axis ``(before, after)``) using ``mode``.
-
-    Modes as ``numpy.pad``: constant (``constant_values``), edge, reflect/symmetric
-    (``reflect_type``), wrap, linear_ramp (``end_values``), maximum/minimum/mean/median
-    (``stat_length``), empty, or a callable applied to each 1-D vector.
-    """
-    x = _arr("pad", array)
-    widths = _pad_widths(pad_width, x.ndim)
-    if callable(mode):
-        return _pad_func(x, widths, mode, kwargs)
-    if mode == "constant" or mode == "empty":
-        cv = kwargs.get("constant_values", 0)
-        return _pad_constant(x, widths, cv)
-    for ax, (lo, hi) in enumerate(widths):
-        if lo == 0 and hi == 0:
-            continue
-        if x.shape[ax] == 0:
-            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
-        if mode == "edge":
-            x = _pad_edge(x, ax, lo, hi)
-        elif mode in ("reflect", "symmetric"):
-            x = _pad_reflect(x, ax, lo, hi, mode, kwargs.get("reflect_type", "even"))
-        elif mode == "wrap":
-            x = _pad_wrap(x, ax, lo, hi)
-        elif mode == "linear_ramp":
-            x = _pad_linear_ramp(x, ax, lo, hi, kwargs.get("end_values", 0))
-        elif mode in ("maximum", "minimum", "mean", "median"):
-            x = _pad_stats(x, ax, lo, hi, mode, kwargs.get("stat_length"))
-        else:
-            raise ValueError(f"Unimplemented padding mode '{mode}' for np.pad.")
-    return x
-
-
-def _pad_constant(x: Array, widths: list[tuple[int, int]], cv: Any) -> Array:
-    c = np.asarray(cv) if not isinstance(cv, Array) else cv
-    if np.ndim(c) == 0:
-        fill = lax.to_dtype(ensure_array(c) if isinstance(c, Array) else c.astype(x.dtype) if x.dtype.kind != "b" else c.astype(bool), x.dtype, False)
-        return shape_assembly.pad(x, fill, [(lo, hi, 0) for lo, hi in widths])
-    cvs = np.broadcast_to(np.asarray(c), (x.ndim, 2))
-    for ax, (lo, hi) in enumerate(widths):
-        cfg = [(0, 0, 0)] * x.ndim
-        cfg[ax] = (lo, 0, 0)
-        x = shape_assembly.pad(x, np.asarray(cvs[ax, 0]).astype(x.dtype), cfg)
-        cfg[ax] = (0, hi, 0)
-        x = shape_assembly.pad(x, np.asarray(cvs[ax, 1]).astype(x.dtype), cfg)
-    return x
-
-
-def _repeat_edge(x: Array, ax: int, index: int, count: int) -> Array:
-    edge = slice_axis(x, ax, index, index + 1)
-    shape = list(x.shape)
-    shape[ax] = count
-    return jshape.broadcast_to(edge, tuple(shape))
-
-
-def _pad_edge(x: Array, ax: int, lo: int, hi: int) -> Array:
-    n = x.shape[ax]
-    return jshape.concatenate([_repeat_edge(x, ax, 0, lo), x, _repeat_edge(x, ax, n - 1, hi)], ax)
-
-
-def _pad_reflect(x: Array, ax: int, lo: int, hi: int, mode: str, reflect_type: str) -> Array:
-    n = x.shape[ax]
-    idx = np.arange(-lo, n + hi)
-    if mode == "reflect":
-        period = builtins.max(2 * (n - 1), 1)
-        m = np.mod(idx, period)
-        src = np.where(m >= n, period - m, m) if n > 1 else np.zeros_like(idx)
-    else:
-        period = 2 * n
-        m = np.mod(idx, period)
-        src = np.where(m >= n, period - 1 - m, m)
-    from jax_core._src.numpy.indexing_funcs import take
-
-    out = take(x, src.astype(np.int32), axis=ax)
-    if reflect_type == "odd":
-        # 2 * edge - reflected value, on the padded parts only.
-        first = _repeat_edge(x, ax, 0, lo + n + hi)
-        last = _repeat_edge(x, ax, n - 1, lo + n + hi)
-        pos = np.arange(-lo, n + hi)
-        shape = [1] * x.ndim
-        shape[ax] = pos.size
-        before = np.reshape(pos < 0, shape)
-        after = np.reshape(pos >= n, shape)
-        two = np.asarray(2, x.dtype)
-        out = lax.select(
-            jshape.broadcast_to(before, out.shape),
-            lax.sub(lax.mul(two, first), out),
-            lax.select(jshape.broadcast_to(after, out.shape), lax.sub(lax.mul(two, last), out), out),
-        )
-    return out
-
-
-def _pad_wrap(x: Array, ax: int, lo: int, hi: int) -> Array:
-    from jax_core._src.numpy.indexing_funcs import take
-
-    n = x.shape[ax]
-    return take(x, np.mod(np.arange(-lo, n + hi), n).astype(np.int32), axis=ax)
-
-
-def _pad_linear_ramp(x: Array, ax: int, lo: int, hi: int, end_values: Any) -> Array:
-    ev = np.broadcast_to(np.asarray(end_values), (x.ndim, 2)) if np.ndim(end_values) else np.full((x.ndim, 2), end_values)
-    n = x.shape[ax]
-    work = x.dtype if dtypes.issubdtype(x.dtype, np.inexact) else dtypes.default_float_dtype()
-    parts: list[Array] = []
-    for width, edge_index, end, before in ((lo, 0, ev[ax, 0], True), (hi, n - 1, ev[ax, 1], False)):
-        if width == 0:
-            parts.append(slice_axis(x, ax, 0, 0))
-            continue
-        edge = lax.convert_element_type(_repeat_edge(x, ax, edge_index, width), work)
-        # numpy.linspace(end, edge, width, endpoint=False) before; reversed after.
-        t = np.arange(width, dtype=np.float64) / width
-        t = t if before else t[::-1]
-        shape = [1] * x.ndim
-        shape[ax] = width
-        w_end = jshape.broadcast_to(np.reshape(1 - t, shape).astype(work), edge.shape)
-        w_edge = jshape.broadcast_to(np.reshape(t, shape).astype(work), edge.shape)
-        ramp = lax.add(lax.mul(w_end, np.asarray(end).astype(work)), lax.mul(w_edge, edge))
-        parts.append(_cast_round(ramp, x.dtype))
-    return jshape.concatenate([parts[0], x, parts[1]], ax)
-
-
-def _cast_round(v: Array, dt: np.dtype[Any]) -> Array:
-    if dt.kind in "iub":
-        v = lax.round(v, 1)
-    return lax.convert_element_type(v, dt)
-
-
-def _pad_stats(x: Array, ax: int, lo: int, hi: int, mode: str, stat_length: Any) -> Array:
-    from jax_core._src.numpy import reductions, statistics
-
-    n = x.shape[ax]
-    sl = np.broadcast_to(np.asarray(stat_length if stat_length is not None else n), (x.ndim, 2)) if stat_length is None or np.ndim(stat_length) else np.full((x.ndim, 2), stat_length)
-    fns: dict[str, Callable[..., Array]] = {
-        "maximum": reductions.max,
-        "minimum": reductions.min,
-        "mean": reductions.mean,
-        "median": statistics.median,
-    }
-    fn = fns[mode]
-    parts: list[Array] = []
-    for width, side in ((lo, 0), (hi, 1)):
-        length = builtins.max(1, builtins.min(int(sl[ax, side]), n))
-        chunk = slice_axis(x, ax, 0, length) if side == 0 else slice_axis(x, ax, n - length, n)
-        stat = fn(chunk, axis=ax, keepdims=True)
-        if mode in ("mean", "median"):
-            stat = _cast_round(stat, x.dtype)
-        shape = list(x.shape)
-        shape[ax] = width
-        parts.append(jshape.broadcast_to(stat, tuple(shape)))
-    return jshape.concatenate([parts[0], x, parts[1]], ax)
-
-
-def _pad_func(x: Array, widths: list[tuple[int, int]], fn: Callable[..., Any], kwargs: dict[str, Any]) -> Array:
-    out = _pad_constant(x, widths, 0)
-    for ax in range(out.ndim):
-        moved = moveaxis(out, ax, -1)
-        flat = jshape.reshape(moved, (-1, moved.shape[-1]))
-        rows: list[Array] = []
-        for i in range(flat.shape[0]):
-            r = fn(flat[i], widths[ax], ax, kwargs)
-            rows.append(ensure_array(r) if r is not None else flat[i])
-        stacked = jshape.stack(rows) if rows else flat
-        out = moveaxis(jshape.reshape(stacked, moved.shape), -1, ax)
-    return out
-
-
 # -- joining --------------------------------------------------------------------------------
 
 
@@ -444,6 +275,7 @@ def _pad_func(x: Array, widths: list[tuple[int, int]], fn: Callable[..., Any], k
 def atleast_1d(arys: ArrayLike, /) -> Array: ...
 @overload
 def atleast_1d(arys0: ArrayLike, arys1: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+@jitted(inline=False)
 def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
     """Each input with at least one dimension (a list if several are given)."""
     out = [_atleast(a, 1, "atleast_1d") for a in arys]
@@ -454,6 +286,7 @@ def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
 def atleast_2d(arys: ArrayLike, /) -> Array: ...
 @overload
 def atleast_2d(arys0: ArrayLike, arys1: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+@jitted(inline=False)
 def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
     """Each input with at least two dimensions (a list if several are given)."""
     out = [_atleast(a, 2, "atleast_2d") for a in arys]
@@ -464,6 +297,7 @@ def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
 def atleast_3d(arys: ArrayLike, /) -> Array: ...
 @overload
 def atleast_3d(arys0: ArrayLike, arys1: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+@jitted(inline=False)
 def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     """Each input with at least three dimensions (a list if several are given)."""
     out = [_atleast(a, 3, "atleast_3d") for a in arys]
@@ -529,6 +363,7 @@ def concat(arrays: Sequence[ArrayLike], /, *, axis: int | None = 0) -> Array:
     return jshape.concatenate(arrays, axis)
 
 
+@jitted(static=('axis',), inline=True)
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     """The slices of ``x`` along ``axis``, as a tuple."""
     a = _arr("unstack", x)
@@ -538,6 +373,7 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(shape_dims.squeeze(slice_axis(a, ax, i, i + 1), (ax,)) for i in range(a.shape[ax]))
 
 
+@jitted(inline=False)
 def block(arrays: Any) -> Array:
     """Assembles an array from nested lists of blocks (as ``numpy.block``)."""
 
@@ -584,6 +420,7 @@ def broadcast_arrays(*args: ArrayLike) -> list[Array]:
     return [jshape.broadcast_to(a, shape) for a in args]
 
 
+@jitted(static=('axis',), inline=False)
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` appended to ``arr`` along ``axis`` (both flattened by default)."""
     check_arraylike("append", arr, values)
@@ -738,6 +575,7 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
     return take(jshape.concatenate([x, v], ax), src.astype(np.int32), axis=ax)
 
 
+@jitted(static=('new_shape',), inline=False)
 def resize(a: ArrayLike, new_shape: ShapeLike) -> Array:
     """``a`` repeated (flattened, cyclically) to fill ``new_shape``."""
     x = _arr("resize", a)

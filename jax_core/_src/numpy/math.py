@@ -57,9 +57,9 @@ def is_kind(x: ArrayLike, kind: type[Any]) -> bool:
 
 
 def where_sel(c: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
-    from jax_core._src.numpy.where import where
+    from jax_core._src.numpy.where import select_promoted
 
-    return where(c, x, y)
+    return select_promoted(c, x, y)
 
 
 def _inexact1(name: str, x: ArrayLike) -> Array:
@@ -106,7 +106,7 @@ def bcast_pair(a: Array, b: Array) -> tuple[Array, Array]:
 # -- rounding ---------------------------------------------------------------------------
 
 
-@jitted()
+@jitted(inline=False)
 def rint(x: ArrayLike, /) -> Array:
     """Rounds to the nearest integer, halves to even; integer inputs become float."""
     check_arraylike("rint", x)
@@ -118,7 +118,7 @@ def rint(x: ArrayLike, /) -> Array:
     return lax.round(a, 1)
 
 
-@jitted(static=("decimals",))
+@jitted(static=("decimals",), inline=False)
 def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Rounds to ``decimals`` decimal places, halves to even (as ``numpy.round``)."""
     check_arraylike("round", a)
@@ -160,7 +160,7 @@ def _round_float(x: Array, decimals: int) -> Array:
 around = round
 
 
-@jitted()
+@jitted(inline=False)
 def trunc(x: ArrayLike, /) -> Array:
     """Rounds toward zero."""
     check_arraylike("trunc", x)
@@ -174,7 +174,7 @@ def trunc(x: ArrayLike, /) -> Array:
 fix = trunc
 
 
-@jitted()
+@jitted(inline=False)
 def modf(x: ArrayLike, /) -> tuple[Array, Array]:
     """The fractional and integral parts of ``x`` (both with ``x``'s sign)."""
     a = _inexact1("modf", x)
@@ -182,7 +182,7 @@ def modf(x: ArrayLike, /) -> tuple[Array, Array]:
     return lax.sub(a, whole), whole
 
 
-@jitted()
+@jitted(inline=False)
 def divmod(x1: ArrayLike, x2: ArrayLike, /) -> tuple[Array, Array]:
     """``(floor_divide(x1, x2), remainder(x1, x2))`` (floats: one ``fmod``-based computation)."""
     check_arraylike("divmod", x1, x2)
@@ -215,7 +215,7 @@ def isnan(x: ArrayLike, /) -> Array:
     return lax.ne(a, a)
 
 
-@jitted()
+@jitted(inline=False)
 def isinf(x: ArrayLike, /) -> Array:
     """Whether each element is positive or negative infinity."""
     check_arraylike("isinf", x)
@@ -249,7 +249,7 @@ def isneginf(x: ArrayLike, /) -> Array:
     return _isposneginf("isneginf", x, -np.inf)
 
 
-@jitted()
+@jitted(inline=False)
 def isreal(x: ArrayLike, /) -> Array:
     """Whether each element has a zero imaginary part."""
     check_arraylike("isreal", x)
@@ -259,7 +259,7 @@ def isreal(x: ArrayLike, /) -> Array:
     return lax.eq(lax.imag(a), const_of(lax.imag(a), 0))
 
 
-@jitted()
+@jitted(inline=False)
 def iscomplex(x: ArrayLike, /) -> Array:
     """Whether each element has a nonzero imaginary part."""
     check_arraylike("iscomplex", x)
@@ -269,7 +269,7 @@ def iscomplex(x: ArrayLike, /) -> Array:
     return lax.ne(lax.imag(a), const_of(lax.imag(a), 0))
 
 
-@jitted()
+@jitted(inline=False)
 def signbit(x: ArrayLike, /) -> Array:
     """Whether the sign bit is set (true for -0.0 and negative NaN)."""
     check_arraylike("signbit", x)
@@ -287,7 +287,7 @@ def signbit(x: ArrayLike, /) -> Array:
     return lax.lt(ints, const_of(ints, 0))
 
 
-@jitted()
+@jitted(inline=False)
 def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1`` with the sign of ``x2``."""
     a, b = inexact_pair("copysign", x1, x2)
@@ -298,7 +298,7 @@ def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return lax.select(signbit(b), lax.neg(mag), mag)
 
 
-@jitted()
+@jitted(inline=False)
 def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """The Heaviside step: 0 for ``x1 < 0``, ``x2`` at 0, 1 for ``x1 > 0``."""
     a, b = inexact_pair("heaviside", x1, x2)
@@ -306,7 +306,7 @@ def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return where_sel(lax.lt(a, zero), zero, where_sel(lax.gt(a, zero), one, b))
 
 
-@jitted()
+@jitted(inline=False)
 def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``sqrt(x1**2 + x2**2)`` without intermediate overflow."""
     a, b = inexact_pair("hypot", x1, x2)
@@ -379,7 +379,7 @@ def _sinc_complex(x: Array) -> Array:
     return where_sel(at_inf, const_of(x, 0), result)
 
 
-@jitted()
+@jitted(inline=False)
 def sinc(x: ArrayLike, /) -> Array:
     """The normalized sinc ``sin(pi x) / (pi x)`` (1 at 0), as JAX 0.12 computes it: ``x = n + r``
     with ``n`` the nearest integer, ``sinc(x) = (-1)**n sinc(r) r / x``, ``sinc(r)`` a minimax
@@ -411,7 +411,7 @@ def float_power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return lax.pow(*bcast_pair(a, b))
 
 
-@jitted()
+@jitted(inline=False)
 def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Elementwise maximum that ignores NaNs (NaN only where both are NaN)."""
     check_arraylike("fmax", x1, x2)
@@ -419,7 +419,7 @@ def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return where_sel(lax.gt(*bcast_pair(a, b)) | isnan(b), a, b)
 
 
-@jitted()
+@jitted(inline=False)
 def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Elementwise minimum that ignores NaNs (NaN only where both are NaN)."""
     check_arraylike("fmin", x1, x2)
@@ -427,7 +427,7 @@ def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return where_sel(lax.lt(*bcast_pair(a, b)) | isnan(b), a, b)
 
 
-@jitted(static=("deg",))
+@jitted(static=("deg",), inline=False)
 def angle(z: ArrayLike, deg: bool = False) -> Array:
     """The complex argument of ``z`` (radians, or degrees with ``deg=True``)."""
     check_arraylike("angle", z)
@@ -458,7 +458,7 @@ def spacing(x: ArrayLike, /) -> Array:
     return lax.select(lax.eq(result, const_of(result, 0)), tiny, result)
 
 
-@jitted()
+@jitted(inline=False)
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     """Mantissa in ``[0.5, 1)`` and integer exponent with ``x == m * 2**e``; the mantissa's
     derivative is ``2**-e`` (JAX's rule: the exponent is locally constant)."""
@@ -511,7 +511,7 @@ def _frexp_parts(a: Array) -> tuple[Array, Array]:
 _frexp_mantissa: Any = _make_frexp_mantissa()
 
 
-@jitted()
+@jitted(inline=False)
 def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1 * 2**x2`` (``x2`` integer)."""
     check_arraylike("ldexp", x1, x2)
@@ -543,7 +543,7 @@ def _exp2_int(k: Array, dtype: np.dtype[Any]) -> Array:
     return bitcast_convert_type(lax.shift_left(biased, const_of(biased, int(info.nmant))), dtype)
 
 
-@jitted()
+@jitted(inline=False)
 def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0, posinf: ArrayLike | None = None, neginf: ArrayLike | None = None) -> Array:
     """NaN replaced by ``nan``, infinities by ``posinf``/``neginf`` (default: the dtype's extremes)."""
     check_arraylike("nan_to_num", x)
@@ -584,13 +584,13 @@ def _gcd(a: Array, b: Array) -> Array:
     return a
 
 
-@jitted()
+@jitted(inline=False)
 def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Greatest common divisor (of absolute values)."""
     return _gcd(*_int_args("gcd", x1, x2))
 
 
-@jitted()
+@jitted(inline=False)
 def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Least common multiple (of absolute values)."""
     a, b = _int_args("lcm", x1, x2)
@@ -600,7 +600,7 @@ def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return lax.select(zero, _full_like(d, 0), ufuncs.absolute(lax.mul(a, lax.div(b, safe))))
 
 
-@jitted()
+@jitted(inline=False)
 def bitwise_count(x: ArrayLike, /) -> Array:
     """The number of 1 bits in the absolute value of each element (uint8)."""
     check_arraylike("bitwise_count", x)
@@ -613,7 +613,7 @@ def bitwise_count(x: ArrayLike, /) -> Array:
 # -- closeness ----------------------------------------------------------------------------
 
 
-@jitted(static=("equal_nan",))
+@jitted(static=("equal_nan",), inline=False)
 def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05, atol: ArrayLike = 1e-08, equal_nan: bool = False) -> Array:
     """Whether ``|a - b| <= atol + rtol * |b|`` elementwise (infinities equal only to themselves)."""
     check_arraylike("isclose", a, b)
@@ -667,7 +667,7 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
     return all_(ufuncs.equal(x, y))
 
 
-@jitted()
+@jitted(inline=False)
 def i0(x: ArrayLike, /) -> Array:
     """The modified Bessel function of the first kind, order 0."""
     a = _inexact1("i0", x)

@@ -11,7 +11,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
+from jax_core._src.numpy.util import jitted, canonicalize_axis, check_arraylike, ensure_array
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
@@ -118,6 +118,7 @@ def load(file: IO[bytes] | str | Any, *args: Any, **kwargs: Any) -> Any:
     return cast(Any, out)
 
 
+@jitted(static=('axis', 'bitorder'), inline=False)
 def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Array:
     """Packs a boolean/integer array's truthiness into uint8 bits along ``axis``."""
     check_arraylike("packbits", a)
@@ -147,6 +148,7 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Ar
     return moveaxis(packed, -1, ax)
 
 
+@jitted(static=('axis', 'count', 'bitorder'), inline=False)
 def unpackbits(a: ArrayLike, axis: int | None = None, count: int | None = None, bitorder: str = "big") -> Array:
     """Unpacks uint8 elements into their bits along ``axis``."""
     check_arraylike("unpackbits", a)

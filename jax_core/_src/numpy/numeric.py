@@ -33,6 +33,7 @@ def _bcast2(a: Array, b: Array) -> tuple[Array, Array]:
     return jshape.broadcast_to(a, s), jshape.broadcast_to(b, s)
 
 
+@jitted(inline=False)
 def clip(arr: ArrayLike | None = None, /, min: ArrayLike | None = None, max: ArrayLike | None = None, *, a: ArrayLike | None = None, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None) -> Array:
     """``arr`` limited to ``[min, max]`` (either bound may be ``None``)."""
     if arr is None:
@@ -65,6 +66,7 @@ def _slice(x: Array, axis: int, start: int, stop: int) -> Array:
     return slicing.slice(x, tuple(lo), tuple(hi))
 
 
+@jitted(static=('n', 'axis'), inline=False)
 def diff(a: ArrayLike, n: int = 1, axis: int = -1, prepend: ArrayLike | None = None, append: ArrayLike | None = None) -> Array:
     """The ``n``-th discrete difference along ``axis``."""
     check_arraylike("diff", a)
@@ -100,6 +102,7 @@ def diff(a: ArrayLike, n: int = 1, axis: int = -1, prepend: ArrayLike | None = N
     return x
 
 
+@jitted(inline=False)
 def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike | None = None) -> Array:
     """Differences of consecutive elements of the flattened array, optionally padded."""
     check_arraylike("ediff1d", ary)
@@ -114,6 +117,7 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike
     return jshape.concatenate(pieces, 0) if len(pieces) > 1 else out
 
 
+@jitted(static=('axis', 'edge_order'), inline=False)
 def gradient(f: ArrayLike, *varargs: ArrayLike, axis: int | Sequence[int] | None = None, edge_order: int | None = None) -> Any:
     """The gradient by second-order central differences in the interior, first-order at the edges."""
     if edge_order is not None and edge_order != 1:
@@ -161,7 +165,7 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: int | Sequence[int] | None
     return out[0] if len(out) == 1 else out
 
 
-@jitted(static=("axis",))
+@jitted(static=("axis",), inline=False)
 def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1) -> Array:
     """Integral of ``y`` along ``axis`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``).
 
@@ -253,6 +257,7 @@ def _fmod_pos(x: Array, p: ArrayLike) -> Array:
     return lax.select(lax.lt(r, np.zeros((), r.dtype)), lax.add(r, jshape.broadcast_to(p, r.shape)), r)
 
 
+@jitted(static=('axis',), inline=False)
 def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, period: ArrayLike = 2 * np.pi) -> Array:
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their ``period`` complement."""
     from jax_core._src.lax.reductions.cumulative import cumsum
@@ -317,6 +322,7 @@ def _conv(
     return shape_assembly.rev(out, (0,)) if reverse else out
 
 
+@jitted(static=('mode', 'precision', 'preferred_element_type'), inline=False)
 def convolve(
     a: ArrayLike,
     v: ArrayLike,
@@ -329,6 +335,7 @@ def convolve(
     return _conv("convolve", a, v, mode, precision, preferred_element_type)
 
 
+@jitted(static=('mode', 'precision', 'preferred_element_type'), inline=False)
 def correlate(
     a: ArrayLike,
     v: ArrayLike,
@@ -344,6 +351,7 @@ def correlate(
 # -- polynomials -----------------------------------------------------------------------------
 
 
+@jitted(static=('N', 'increasing'), inline=False)
 def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
     """The Vandermonde matrix of the 1-D ``x`` (powers decreasing unless ``increasing``)."""
     check_arraylike("vander", x)
@@ -360,7 +368,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     return jshape.stack(cols, axis=1)
 
 
-@jitted(static=("unroll",))
+@jitted(static=("unroll",), inline=False)
 def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int | None = None) -> Array:
     """The polynomial with coefficients ``p`` (highest power first, along the first axis)
     evaluated at ``x``, by ``lax.polynomial`` (Horner's rule; ``unroll`` terms unrolled)."""
@@ -381,6 +389,7 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int | None = None) -> Array:
     return polynomial(xa, coeffs, unroll=unroll)
 
 
+@jitted(inline=False)
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The sum of two polynomials (coefficients along the first axis, highest power first)."""
     check_arraylike("polyadd", a1, a2)
@@ -390,6 +399,7 @@ def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
     return x.at[x.shape[0] - y.shape[0] :].add(y)
 
 
+@jitted(inline=False)
 def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The difference of two polynomials."""
     check_arraylike("polysub", a1, a2)
@@ -428,6 +438,7 @@ def _falling_products(start: int, stop: int, m: int, dtype: np.dtype[Any]) -> np
     return acc
 
 
+@jitted(static=('m',), inline=False)
 def polyder(p: ArrayLike, m: int = 1) -> Array:
     """The ``m``-th derivative of a polynomial."""
     check_arraylike("polyder", p)
@@ -442,6 +453,7 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
     return lax.mul(pa[: builtins.max(n - m, 0)], coeff)
 
 
+@jitted(static=('m',), inline=False)
 def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     """The ``m``-th antiderivative of a polynomial (integration constants ``k``)."""
     m = operator.index(m)
@@ -481,6 +493,7 @@ def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> 
     return q, r
 
 
+@jitted(inline=False)
 def poly(seq_of_zeros: ArrayLike) -> Array:
     """Coefficients of the monic polynomial with the given roots (or a square matrix's eigenvalues)."""
     check_arraylike("poly", seq_of_zeros)
@@ -528,6 +541,7 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
     return r
 
 
+@jitted(static=('deg', 'rcond', 'full', 'cov'), inline=False)
 def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, full: bool = False, w: ArrayLike | None = None, cov: bool = False) -> Any:
     """Least-squares polynomial fit of degree ``deg`` (coefficients, highest power first)."""
     from jax_core._src.numpy.linalg import lstsq

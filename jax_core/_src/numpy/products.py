@@ -14,6 +14,7 @@ from jax_core._src.lax.linalg import dot as lax_dot
 from jax_core._src.lax.shape import dimensions as lax_shape
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
+    jitted,
     canonicalize_axis,
     check_arraylike,
     ensure_array,
@@ -154,12 +155,14 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1, precision: Any = 
     return jshape.squeeze(jshape.squeeze(matmul(jshape.expand_dims(x, -2), jshape.expand_dims(y, -1), precision=precision, preferred_element_type=preferred_element_type), -1), -1)
 
 
+@jitted(inline=False)
 def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Batched matrix-vector product: ``x1[..., m, n] @ x2[..., n]``."""
     x, y = _promote("matvec", x1, x2)
     return jshape.squeeze(matmul(x, jshape.expand_dims(y, -1)), -1)
 
 
+@jitted(inline=False)
 def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Batched vector-matrix product of ``conj(x1[..., n])`` and ``x2[..., n, m]``."""
     x, y = _promote("vecmat", x1, x2)
@@ -217,6 +220,7 @@ def tensordot(
     return dot_general(x, y, (ca, cb), ((), ()), precision, preferred_element_type)
 
 
+@jitted(inline=False)
 def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """The Kronecker product."""
     x, y = _promote("kron", a, b)
@@ -229,6 +233,7 @@ def kron(a: ArrayLike, b: ArrayLike) -> Array:
     return jshape.reshape(prod, tuple(p * q for p, q in zip(x.shape, y.shape)))
 
 
+@jitted(static=('axisa', 'axisb', 'axisc', 'axis'), inline=False)
 def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None) -> Array:
     """Cross product of 2- or 3-vectors along the given axes."""
     from jax_core._src.numpy.manipulation import moveaxis

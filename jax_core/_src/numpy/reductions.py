@@ -15,8 +15,10 @@ from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
 from jax_core._src.lax.reductions import reduce as lax_red_reduce
+from jax_core._src.lax.shape import dimensions as lax_dims
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, user_dtype
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, user_dtype
+from jax_core._src.numpy.where import _where
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
@@ -133,7 +135,7 @@ def _reduction(
             raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
         result = _COMBINE[op](jshape.broadcast_to(init, result.shape), result)
     if keepdims:
-        result = jshape.reshape(result, tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
+        result = lax_dims.expand_dims(result, sorted(axes))
     return lax.convert_element_type(result, result_dtype) if result.dtype != result_dtype else result
 
 
@@ -237,6 +239,27 @@ def mean(
     return lax.convert_element_type(res, out_dt) if res.dtype != out_dt else res
 
 
+def static_axes(axis: Axis) -> Axis:
+    """``axis`` as a hashable static argument of an inner ``jit`` (an int, a tuple or ``None``),
+    as JAX's ``_ensure_optional_axes``; a traced axis is JAX's concretization error."""
+    if isinstance(axis, Tracer):
+        axis.concretization_error("The axis argument must be known statically.")
+    if axis is None:
+        return None
+    try:
+        return operator.index(axis)
+    except TypeError:
+        return tuple(operator.index(i) for i in axis)
+
+
+def _resolve_correction(ddof: int, correction: int | float | None) -> int | float:
+    if correction is None:
+        return ddof
+    if not isinstance(ddof, int) or ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
 def var(
     a: ArrayLike,
     axis: Axis = None,
@@ -246,30 +269,51 @@ def var(
     keepdims: bool = False,
     *,
     where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
-    """Variance over ``axis`` (``ddof``/``correction`` delta degrees of freedom)."""
-    _no_out("var", out)
+    """Variance over ``axis`` (``ddof``/``correction`` delta degrees of freedom; ``mean``, if
+    given, is used as the (broadcastable, keepdims-shaped) mean instead of computing it)."""
+    correction = _resolve_correction(ddof, correction)
     check_arraylike("var", a)
-    if correction is None:
-        correction = ddof
-    elif ddof != 0:
-        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return _var(a, axis=static_axes(axis), dtype=dtype, out=out, correction=correction, keepdims=keepdims, where=where, a_mean=mean)
+
+
+@jitted(static=("axis", "dtype", "keepdims"), inline=False)
+def _var(
+    a: ArrayLike,
+    *,
+    axis: Axis = None,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    correction: int | float | Array = 0,
+    keepdims: bool = False,
+    where: ArrayLike | None = None,
+    a_mean: ArrayLike | None = None,
+) -> Array:
+    _no_out("var", out)
     x = ensure_array(a)
     axes = _axes(x, axis, "var")
     out_dt, compute = _var_dtypes(x, dtype)
     xc = lax.convert_element_type(x, compute)
-    centered = lax.sub(xc, jshape.broadcast_to(mean(xc, axes, keepdims=True, where=where), xc.shape))
+    if a_mean is None:
+        m = mean(xc, axes, keepdims=True, where=where)
+    else:
+        check_arraylike("var", a_mean)
+        m = lax.convert_element_type(a_mean, compute)
+    centered = lax.sub(xc, m)
     if dtypes.issubdtype(compute, np.complexfloating):
         sq = lax.real(lax.mul(centered, lax.conj(centered)))
     else:
-        sq = lax.mul(centered, centered)
+        sq = lax.square(centered)
     real_dt = sq.dtype
-    total = sum(sq, axes, None, None, keepdims, None, where)
     n = _count(x, axes, where, keepdims, real_dt)
-    denom = np.asarray(n - correction, real_dt) if isinstance(n, np.ndarray) else lax.sub(n, np.asarray(correction, real_dt))
+    denom = lax.sub(n, lax.convert_element_type(correction, real_dt))
+    total = sum(sq, axes, None, None, keepdims, None, where)
     res = lax.div(total, denom)
-    return lax.convert_element_type(res, out_dt) if res.dtype != out_dt else res
+    res = lax.convert_element_type(res, out_dt) if res.dtype != out_dt else res
+    # JAX's answer where no degrees of freedom are left (n - correction <= 0): nan.
+    return _where(lax.gt(denom, lax.convert_element_type(0, real_dt)), res, np.nan)
 
 
 def _var_dtypes(x: Array, dtype: DTypeLike | None) -> tuple[np.dtype[Any], np.dtype[Any]]:
@@ -299,18 +343,48 @@ def std(
     keepdims: bool = False,
     *,
     where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var(...))``)."""
-    return lax.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+    correction = _resolve_correction(ddof, correction)
+    check_arraylike("std", a)
+    return _std(a, axis=static_axes(axis), dtype=dtype, out=out, correction=correction, keepdims=keepdims, where=where, mean=mean)
+
+
+@jitted(static=("axis", "dtype", "keepdims"), inline=False)
+def _std(
+    a: ArrayLike,
+    *,
+    axis: Axis = None,
+    dtype: DTypeLike | None = None,
+    out: None = None,
+    correction: int | float | Array = 0,
+    keepdims: bool = False,
+    where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
+) -> Array:
+    if dtype is not None:
+        dt = user_dtype(dtype, "std")
+        if dt is not None and not dtypes.issubdtype(dt, np.inexact):
+            raise ValueError(f"dtype argument to jnp.std must be inexact; got {dt}")
+    _no_out("std", out)
+    return lax.sqrt(var(a, axis, dtype, correction=correction, keepdims=keepdims, where=where, mean=mean))
 
 
 def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     """Peak to peak: ``max - min`` over ``axis``."""
+    check_arraylike("ptp", a)
+    return _ptp(a, static_axes(axis), out, keepdims)
+
+
+@jitted(static=("axis", "keepdims"), inline=False)
+def _ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out("ptp", out)
     return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
+@jitted(static=('axis', 'keepdims'), inline=False)
 def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """The number of nonzero elements over ``axis`` (default int dtype)."""
     check_arraylike("count_nonzero", a)
@@ -332,6 +406,7 @@ def _nan_fill(name: str, a: ArrayLike, value: Any) -> Array:
     return lax.select(_isnan(x), jshape.broadcast_to(np.asarray(value).astype(x.dtype), x.shape), x)
 
 
+@jitted(static=('axis', 'dtype', 'keepdims'), inline=False)
 def nansum(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False,
     initial: ArrayLike | None = None, where: ArrayLike | None = None,
@@ -340,6 +415,7 @@ def nansum(
     return sum(_nan_fill("nansum", a, 0), axis, dtype, out, keepdims, initial, where)
 
 
+@jitted(static=('axis', 'dtype', 'keepdims'), inline=False)
 def nanprod(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False,
     initial: ArrayLike | None = None, where: ArrayLike | None = None,
@@ -360,11 +436,13 @@ def _nan_extreme(name: str, reduce: Callable[..., Array], fill: float, a: ArrayL
     return lax.select(all_nan, jshape.broadcast_to(np.asarray(np.nan, res.dtype), res.shape), res)
 
 
+@jitted(static=('axis', 'keepdims'), inline=False)
 def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
     """``max`` ignoring NaNs (NaN where every element is NaN)."""
     return _nan_extreme("nanmax", max, -np.inf, a, axis, out, keepdims, initial, where)
 
 
+@jitted(static=('axis', 'keepdims'), inline=False)
 def nanmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
     """``min`` ignoring NaNs (NaN where every element is NaN)."""
     return _nan_extreme("nanmin", min, np.inf, a, axis, out, keepdims, initial, where)
@@ -377,6 +455,7 @@ def _not_nan(x: Array, where: ArrayLike | None) -> Array:
     return ok
 
 
+@jitted(static=('axis', 'dtype', 'keepdims'), inline=False)
 def nanmean(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, where: ArrayLike | None = None
 ) -> Array:
@@ -389,6 +468,7 @@ def nanmean(
     return mean(x, axis, dtype, None, keepdims, where=_not_nan(x, where))
 
 
+@jitted(static=('axis', 'dtype', 'keepdims'), inline=False)
 def nanvar(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False,
     where: ArrayLike | None = None,
@@ -399,6 +479,7 @@ def nanvar(
     return var(x, axis, dtype, out, ddof, keepdims, where=_not_nan(x, where))
 
 
+@jitted(static=('axis', 'dtype', 'keepdims'), inline=False)
 def nanstd(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False,
     where: ArrayLike | None = None,
@@ -489,21 +570,25 @@ def _cumulative(
     return op(x, ax)
 
 
+@jitted(static=('axis', 'dtype'), inline=False)
 def cumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """Cumulative sum along ``axis`` (of the flattened array by default)."""
     return _cumulative("cumsum", lax_red_cumulative.cumsum, a, axis, dtype, out)
 
 
+@jitted(static=('axis', 'dtype'), inline=False)
 def cumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """Cumulative product along ``axis`` (of the flattened array by default)."""
     return _cumulative("cumprod", lax_red_cumulative.cumprod, a, axis, dtype, out)
 
 
+@jitted(static=('axis', 'dtype'), inline=False)
 def nancumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """``cumsum`` treating NaNs as zero."""
     return _cumulative("nancumsum", lax_red_cumulative.cumsum, a, axis, dtype, out, fill_nan=0)
 
 
+@jitted(static=('axis', 'dtype'), inline=False)
 def nancumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
     """``cumprod`` treating NaNs as one."""
     return _cumulative("nancumprod", lax_red_cumulative.cumprod, a, axis, dtype, out, fill_nan=1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +37,7 @@ def _prep(name: str, a: ArrayLike, axis: int | None) -> tuple[Array, int]:
     return x, canonicalize_axis(axis, x.ndim)
 
 
+@jitted(static=('axis', 'kind', 'order', 'stable', 'descending'), inline=False)
 def sort(a: ArrayLike, axis: int | None = -1, *, kind: None = None, order: None = None, stable: bool = True, descending: bool = False) -> Array:
     """Sorted copy of ``a`` along ``axis`` (flattened if ``None``); NaNs last."""
     if kind is not None:
@@ -50,6 +53,7 @@ def sort(a: ArrayLike, axis: int | None = -1, *, kind: None = None, order: None 
     return out
 
 
+@jitted(static=('axis', 'kind', 'order', 'stable', 'descending', 'dtype'), inline=False)
 def argsort(
     a: ArrayLike, axis: int | None = -1, *, kind: None = None, order: None = None, stable: bool = True, descending: bool = False,
     dtype: DTypeLike | None = None,
@@ -72,8 +76,14 @@ def argsort(
     return out
 
 
-def lexsort(keys: Array | np.ndarray[Any, Any] | Sequence[ArrayLike], axis: int = -1) -> Array:
-    """Indirect stable sort by several keys, the last key primary."""
+@jitted(static=('axis', 'batch_size'), inline=False)
+def lexsort(keys: Array | np.ndarray[Any, Any] | Sequence[ArrayLike], axis: int = -1, *, batch_size: int = 16) -> Array:
+    """Indirect stable sort by several keys, the last key primary. ``batch_size`` (JAX's knob for
+    how many keys one comparator sees) is validated; one stable sort over every key gives the same
+    permutation as JAX's batched passes."""
+    batch_size = operator.index(batch_size)
+    if batch_size < 1:
+        raise ValueError(f"lexsort: batch_size must be positive, got {batch_size}")
     key_list = [keys[i] for i in range(len(keys))] if isinstance(keys, (Array, np.ndarray)) else list(keys)
     if len(key_list) == 0:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -90,6 +100,7 @@ def lexsort(keys: Array | np.ndarray[Any, Any] | Sequence[ArrayLike], axis: int 
     return res
 
 
+@jitted(inline=False)
 def sort_complex(a: ArrayLike) -> Array:
     """``a`` sorted along its last axis, as complex numbers."""
     check_arraylike("sort_complex", a)
@@ -112,6 +123,7 @@ def _partition_prep(name: str, a: ArrayLike, kth: int, axis: int) -> tuple[Array
     return jshape.swapaxes(x, ax, -1), ax, k
 
 
+@jitted(static=('kth', 'axis'), inline=False)
 def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """``a`` with the ``kth`` element where a sort would put it, the ``kth + 1`` smallest before it
     (in descending order) and the rest after it (descending), as JAX's two ``top_k`` calls give."""
@@ -121,6 +133,7 @@ def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     return jshape.swapaxes(shape_assembly.concatenate([bottom, top], x.ndim - 1), -1, ax)
 
 
+@jitted(static=('kth', 'axis'), inline=False)
 def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """The indices that would :func:`partition` ``a``: the ``kth + 1`` smallest first, then the
     others in their original order."""
@@ -133,6 +146,7 @@ def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     return jshape.swapaxes(shape_assembly.concatenate([bottom, top], x.ndim - 1), -1, ax)
 
 
+@jitted(static=('axis', 'mode', 'sorted'), static_argnums=(1,), inline=False)
 def top_k(a: ArrayLike, k: int, /, *, axis: int = -1, mode: str = "largest", sorted: bool = True) -> tuple[Array, Array]:
     """The ``k`` largest (``mode="smallest"``: smallest) entries along ``axis`` and their indices."""
     from jax_core._src.numpy.manipulation import moveaxis
@@ -157,7 +171,7 @@ def top_k(a: ArrayLike, k: int, /, *, axis: int = -1, mode: str = "largest", sor
     return moveaxis(vals, -1, ax), moveaxis(idx, -1, ax)
 
 
-@jitted(static=("side", "method"))
+@jitted(static=("side", "method"), inline=False)
 def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLike | None = None, *, method: str = "scan") -> Array:
     """Indices where ``v`` would be inserted into the sorted 1-D ``a`` to keep it sorted."""
     check_arraylike("searchsorted", a, v)
@@ -206,6 +220,7 @@ def _less(x: Array, y: Array) -> Array:
     return lax.lt(x, y)
 
 
+@jitted(static=('right', 'method'), inline=False)
 def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False, *, method: str | None = None) -> Array:
     """The index of the bin each ``x`` falls in (``bins`` monotonic, increasing or decreasing)."""
     check_arraylike("digitize", x, bins)

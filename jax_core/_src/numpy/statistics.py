@@ -106,6 +106,7 @@ def _quantile(
     return out
 
 
+@jitted(static=('axis', 'overwrite_input', 'keepdims', 'method'), inline=False)
 def quantile(
     a: ArrayLike, q: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False,
     method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
@@ -115,6 +116,7 @@ def quantile(
     return _quantile("quantile", a, q, _static_axis(axis), method, keepdims, False, weights)
 
 
+@jitted(static=('axis', 'overwrite_input', 'keepdims', 'method'), inline=False)
 def nanquantile(
     a: ArrayLike, q: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False,
     method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
@@ -140,6 +142,7 @@ def _pct(q: ArrayLike) -> Array:
     return qa / 100  # a Python q stays weakly typed, so a float16 input keeps float16 (as JAX)
 
 
+@jitted(static=('axis', 'overwrite_input', 'keepdims', 'method'), inline=False)
 def percentile(
     a: ArrayLike, q: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False,
     method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
@@ -149,6 +152,7 @@ def percentile(
     return quantile(a, _pct(q), axis, out, overwrite_input, method, keepdims, weights=weights)
 
 
+@jitted(static=('axis', 'overwrite_input', 'keepdims', 'method'), inline=False)
 def nanpercentile(
     a: ArrayLike, q: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False,
     method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
@@ -158,6 +162,7 @@ def nanpercentile(
     return nanquantile(a, _pct(q), axis, out, overwrite_input, method, keepdims, weights=weights)
 
 
+@jitted(static=('axis', 'overwrite_input', 'keepdims'), inline=False)
 def median(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False, keepdims: bool = False) -> Array:
     """The median over ``axis``."""
     check_arraylike("median", a)
@@ -168,6 +173,7 @@ def median(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = 
     return quantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
 
 
+@jitted(static=('axis', 'overwrite_input', 'keepdims'), inline=False)
 def nanmedian(a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False, keepdims: bool = False) -> Array:
     """The median over ``axis`` ignoring NaNs."""
     return nanquantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
@@ -217,6 +223,7 @@ def average(
     return (avg, wsum) if returned else avg
 
 
+@jitted(static=('rowvar', 'bias', 'ddof', 'dtype'), inline=False)
 def cov(
     m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
     fweights: ArrayLike | None = None, aweights: ArrayLike | None = None, dtype: DTypeLike | None = None,
@@ -274,6 +281,7 @@ def cov(
     return jshape.squeeze(c) if c.shape == (1, 1) else c
 
 
+@jitted(static=('rowvar', 'dtype'), inline=False)
 def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, dtype: DTypeLike | None = None) -> Array:
     """Pearson correlation coefficients (``cov`` normalised by the standard deviations)."""
     c = cov(x, y, rowvar, dtype=dtype)

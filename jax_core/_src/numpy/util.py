@@ -19,15 +19,20 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-def jitted(static: Sequence[str] = ()) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
-    """Decorates a ``jax_core.numpy`` function: eager calls take the C++ jit fast path (one
-    compiled executable per signature); under a trace it is inlined. ``static`` names the
-    parameters that are Python values (axes, flags, dtypes) rather than arrays."""
+def jitted(
+    static: Sequence[str] = (), *, inline: bool = True, static_argnums: Sequence[int] = ()
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Stages a library function as JAX stages it: an eager call is one compiled executable per
+    signature, dispatched by the C++ jit fast path. Under a trace, ``inline=True`` traces straight
+    through (JAX's ``Inline.JAX_EARLY``: no equation of its own), and ``inline=False`` stages one
+    ``jit[name=<function name>]`` equation, as JAX prints its inner ``jit``s. ``static`` (and
+    ``static_argnums``) name the parameters that are Python values (axes, flags, dtypes), as the
+    JAX function declares them."""
 
     def wrap(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         from jax_core._src.transforms.jit import make_jit
 
-        return make_jit(fn, inline=True, static_argnames=tuple(static) or None)
+        return make_jit(fn, inline=inline, static_argnames=tuple(static) or None, static_argnums=tuple(static_argnums) or None)
 
     return wrap
 
