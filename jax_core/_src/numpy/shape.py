@@ -126,11 +126,8 @@ def broadcast_to(a: ArrayLike, shape: ShapeLike) -> Array:
             f"and requested type={arr.dtype.name}[{','.join(map(str, dims))}]"
         )
     lead = len(dims) - arr.ndim
-    squeezed = [i for i, s in enumerate(arr.shape) if s == 1 and dims[lead + i] != 1]
-    if squeezed:
-        arr = shape_dims.squeeze(arr, tuple(squeezed))
-    kept = [lead + i for i in range(get_aval(a).ndim) if i not in squeezed]
-    return shape_dims.broadcast_in_dim(arr, dims, tuple(kept))
+    # One broadcast_in_dim, as JAX's (size-1 operand dimensions stretch to the output's).
+    return shape_dims.broadcast_in_dim(arr, dims, tuple(range(lead, len(dims))))
 
 
 def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Array:

@@ -32,12 +32,14 @@ BinaryFn: TypeAlias = Callable[[ArrayLike, ArrayLike], Array]
 """An elementwise function of two arrays, with JAX's type promotion (``jnp.add``, ...)."""
 
 
-def _fast(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Eager calls go through the C++ jit fast path; under a trace the function is inlined."""
-    return make_jit(fn, inline=True)
+def _fast(fn: Callable[_P, _R], inline: bool = True) -> Callable[_P, _R]:
+    """Eager calls go through the C++ jit fast path; under a trace the function is inlined (JAX's
+    ``Inline.JAX_EARLY``), or, with ``inline=False``, staged as one ``jit[name=...]`` equation
+    (the ufuncs JAX wraps in a plain ``jit``)."""
+    return make_jit(fn, inline=inline)
 
 
-def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> UnaryFn:
+def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False, inline: bool = True) -> UnaryFn:
     def fn(x: ArrayLike, /) -> Array:
         check_arraylike(name, x)
         (arg,) = promote_dtypes_inexact(x) if inexact else promote_dtypes(x)
@@ -45,7 +47,7 @@ def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False) -> Unary
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``{' (integer inputs promote to float)' if inexact else ''}."
-    return _fast(fn)
+    return _fast(fn, inline)
 
 
 def _one_to_one_binary_shapes_only(name: str, op: BinaryFn) -> BinaryFn:
@@ -59,7 +61,7 @@ def _one_to_one_binary_shapes_only(name: str, op: BinaryFn) -> BinaryFn:
     return _fast(fn)
 
 
-def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> BinaryFn:
+def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False, inline: bool = True) -> BinaryFn:
     def fn(x: ArrayLike, y: ArrayLike, /) -> Array:
         check_arraylike(name, x, y)
         check_for_prngkeys(name, x, y)
@@ -68,7 +70,7 @@ def _one_to_one_binary(name: str, op: BinaryFn, *, inexact: bool = False) -> Bin
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}``, with JAX's type promotion."
-    return _fast(fn)
+    return _fast(fn, inline)
 
 
 sin: UnaryFn = _one_to_one_unary("sin", lax.sin, inexact=True)
@@ -81,7 +83,7 @@ sinh: UnaryFn = _one_to_one_unary("sinh", lax.sinh, inexact=True)
 cosh: UnaryFn = _one_to_one_unary("cosh", lax.cosh, inexact=True)
 tanh: UnaryFn = _one_to_one_unary("tanh", lax.tanh, inexact=True)
 arcsinh: UnaryFn = _one_to_one_unary("arcsinh", lax.asinh, inexact=True)
-arccosh: UnaryFn = _one_to_one_unary("arccosh", lax.acosh, inexact=True)
+arccosh: UnaryFn = _one_to_one_unary("arccosh", lax.acosh, inexact=True, inline=False)
 arctanh: UnaryFn = _one_to_one_unary("arctanh", lax.atanh, inexact=True)
 exp: UnaryFn = _one_to_one_unary("exp", lax.exp, inexact=True)
 exp2: UnaryFn = _one_to_one_unary("exp2", lax.exp2, inexact=True)
@@ -189,14 +191,14 @@ def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
 def float_divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
     """NumPy's float ``divmod`` as JAX computes it: ``fmod``, then the quotient of the exact
     difference, both corrected where the remainder's sign differs from the divisor's."""
-    from jax_core._src.numpy.where import where
+    from jax_core._src.numpy.where import _where, select_promoted
 
     mod = lax.rem(x, y)
     zero = lax.to_dtype(0, get_aval(mod).dtype, True)
-    div = lax.div(where(lax.eq(y, zero), x, lax.sub(x, mod)), y)  # x / 0: inf, not nan
+    div = lax.div(_where(lax.eq(y, zero), x, lax.sub(x, mod)), y)  # x / 0: inf, not nan
     fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.sign(y), lax.sign(mod)))
-    mod = where(fix, lax.add(mod, y), mod)
-    div = where(fix, lax.sub(div, lax.to_dtype(1, get_aval(div).dtype, True)), div)
+    mod = select_promoted(fix, lax.add(mod, y), mod)
+    div = select_promoted(fix, lax.sub(div, lax.to_dtype(1, get_aval(div).dtype, True)), div)
     return lax.round(div), mod
 
 
@@ -211,8 +213,8 @@ def _remainder(x: ArrayLike, y: ArrayLike) -> Array:
     return lax.select(fix, lax.add(r, y), r)
 
 
-floor_divide: BinaryFn = _one_to_one_binary("floor_divide", _floor_divide)
-remainder: BinaryFn = _one_to_one_binary("remainder", _remainder)
+floor_divide: BinaryFn = _one_to_one_binary("floor_divide", _floor_divide, inline=False)
+remainder: BinaryFn = _one_to_one_binary("remainder", _remainder, inline=False)
 mod: BinaryFn = remainder
 def _fmod(x: ArrayLike, y: ArrayLike) -> Array:
     if dtypes.issubdtype(get_aval(y).dtype, np.integer):  # x fmod 0 is 0 for integers
@@ -220,7 +222,7 @@ def _fmod(x: ArrayLike, y: ArrayLike) -> Array:
     return lax.rem(x, y)
 
 
-fmod: BinaryFn = _one_to_one_binary("fmod", _fmod)
+fmod: BinaryFn = _one_to_one_binary("fmod", _fmod, inline=False)
 
 
 def _power(x: ArrayLike, y: ArrayLike) -> Array:
@@ -235,17 +237,16 @@ def _power(x: ArrayLike, y: ArrayLike) -> Array:
 def _pow_int_int(x: ArrayLike, y: ArrayLike) -> Array:
     """Integer power by binary exponentiation over 6 exponent bits (larger exponents overflow
     every base above 1), as JAX's ``_pow_int_int``."""
-    from jax_core._src.numpy.shape import broadcast_shapes, broadcast_to
+    from jax_core._src.numpy.where import _where
 
-    shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
-    base, exp = broadcast_to(_as_array(x), shape), broadcast_to(_as_array(y), shape)
+    base, exp = _as_array(x), _as_array(y)  # same rank: lax broadcasts their size-1 dimensions
     dt = base.dtype
     zero, one = np.zeros((), dt), np.ones((), dt)
-    acc = lax.select(lax.bitwise_and(lax.eq(base, zero), lax.ne(exp, zero)), broadcast_to(zero, shape), broadcast_to(one, shape))
+    acc = _where(lax.bitwise_and(lax.eq(base, zero), lax.ne(exp, zero)), zero, one)
     for _ in range(6):
-        acc = lax.select(lax.ne(lax.bitwise_and(exp, one), zero), lax.mul(acc, base), acc)
+        acc = _where(lax.bitwise_and(exp, one), lax.mul(acc, base), acc)
         base = lax.mul(base, base)
-        exp = lax.shift_right_logical(exp, broadcast_to(one, shape))
+        exp = lax.shift_right_logical(exp, one)
     return acc
 
 

@@ -162,7 +162,7 @@ def reducer_batcher(prim: Primitive) -> BatchRule:
     ) -> tuple[Any, Any]:
         (x,), (d,) = args, dims
         assert d is not None
-        new_axes = tuple(a + (a >= d) for a in axes)
+        new_axes = tuple(np.where(np.less(axes, d), axes, np.add(axes, 1)))  # numpy ints, as JAX's
         out_dim = d - sum(a < d for a in new_axes)
         return prim.bind(x, axes=new_axes, **params), out_dim
 

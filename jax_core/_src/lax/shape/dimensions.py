@@ -112,7 +112,8 @@ def broadcast_in_dim(
         broadcast_in_dim_p,
         operand,
         shape=shape_t,
-        broadcast_dimensions=int_tuple(broadcast_dimensions),
+        # NumPy integers stay as given (JAX's jaxprs print those as ``np.int64(...)``).
+        broadcast_dimensions=tuple(d if isinstance(d, np.integer) else operator.index(d) for d in broadcast_dimensions),
     )
 
 
@@ -199,7 +200,7 @@ def _broadcast_in_dim_batch(
 ) -> tuple[Any, int]:
     (x,), d = args, unary_bdim(dims)
     size = get_aval(x).shape[d]
-    new_dims = (0, *(b + 1 for b in broadcast_dimensions))
+    new_dims = (0, *(np.add(1, broadcast_dimensions)))  # numpy ints, which JAX's jaxprs print as np.int64(...)
     return broadcast_in_dim(moveaxis(x, d, 0), (size, *shape), new_dims), 0
 
 
