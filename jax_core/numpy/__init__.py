@@ -80,6 +80,8 @@ from jax_core._src.numpy.indexing_funcs import triu_indices as triu_indices
 from jax_core._src.numpy.indexing_funcs import triu_indices_from as triu_indices_from
 from jax_core._src.numpy.indexing_funcs import unravel_index as unravel_index
 from jax_core._src.numpy.indexing_funcs import where as where
+from jax_core._src.numpy.log_add_exp import logaddexp as logaddexp
+from jax_core._src.numpy.log_add_exp import logaddexp2 as logaddexp2
 from jax_core._src.numpy.manipulation import append as append
 from jax_core._src.numpy.manipulation import array_split as array_split
 from jax_core._src.numpy.manipulation import atleast_1d as atleast_1d
@@ -100,7 +102,6 @@ from jax_core._src.numpy.manipulation import hstack as hstack
 from jax_core._src.numpy.manipulation import insert as insert
 from jax_core._src.numpy.manipulation import matrix_transpose as matrix_transpose
 from jax_core._src.numpy.manipulation import moveaxis as moveaxis
-from jax_core._src.numpy.padding import pad as pad
 from jax_core._src.numpy.manipulation import permute_dims as permute_dims
 from jax_core._src.numpy.manipulation import repeat as repeat
 from jax_core._src.numpy.manipulation import resize as resize
@@ -153,8 +154,6 @@ from jax_core._src.numpy.math import lcm as lcm
 from jax_core._src.numpy.math import ldexp as ldexp
 from jax_core._src.numpy.math import log2 as log2
 from jax_core._src.numpy.math import log10 as log10
-from jax_core._src.numpy.log_add_exp import logaddexp as logaddexp
-from jax_core._src.numpy.log_add_exp import logaddexp2 as logaddexp2
 from jax_core._src.numpy.math import modf as modf
 from jax_core._src.numpy.math import nan_to_num as nan_to_num
 from jax_core._src.numpy.math import pow as pow
@@ -209,6 +208,7 @@ from jax_core._src.numpy.numeric import roots as roots
 from jax_core._src.numpy.numeric import trapezoid as trapezoid
 from jax_core._src.numpy.numeric import unwrap as unwrap
 from jax_core._src.numpy.numeric import vander as vander
+from jax_core._src.numpy.padding import pad as pad
 from jax_core._src.numpy.products import cross as cross
 from jax_core._src.numpy.products import dot as dot
 from jax_core._src.numpy.products import inner as inner

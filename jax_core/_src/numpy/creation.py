@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import operator
-
 from collections.abc import Iterator
 from typing import Any, Literal, overload
 
@@ -17,7 +16,7 @@ from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
-from jax_core._src.numpy.util import check_arraylike, ensure_array, user_dtype
+from jax_core._src.numpy.util import check_arraylike, ensure_array, jitted, user_dtype
 from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 from jax_core._src.typing.basearray import Array
@@ -220,10 +219,15 @@ def result_type(*args: Any) -> np.dtype[Any]:
 # -- ranges -------------------------------------------------------------------------------
 
 
-def _concrete_int(name: str, v: Any) -> int:
+def _concrete_int(name: str, v: Any, what: str | None = None) -> int:
     if isinstance(v, Tracer):
         v.concretization_error(f"The error arose for the '{name}' argument.")
-    return int(v)
+    try:
+        return operator.index(v)
+    except TypeError:
+        if what is None:
+            raise
+        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got ({v!r},). {what}") from None
 
 
 @overload
@@ -250,12 +254,19 @@ def linspace(
     axis: int = 0,
 ) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced values from ``start`` to ``stop`` (``(values, step)`` with ``retstep``)."""
-    from jax_core._src.numpy import shape as jshape
-
     num = _concrete_int("num", num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     check_arraylike("linspace", start, stop)
+    return _linspace(start, stop, num, endpoint, retstep, dtype, operator.index(axis))
+
+
+@jitted(static=("num", "endpoint", "retstep", "dtype", "axis"), inline=False)
+def _linspace(
+    start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype: DTypeLike | None = None, axis: int = 0
+) -> Array | tuple[Array, Array]:
+    from jax_core._src.numpy import shape as jshape
+
     explicit = user_dtype(dtype, "linspace")
     dt = explicit if explicit is not None else dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
     cdt = dtypes.to_inexact_dtype(dt)
@@ -299,20 +310,38 @@ def logspace(
     start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0, dtype: DTypeLike | None = None, axis: int = 0
 ) -> Array:
     """``base ** linspace(start, stop, num)``."""
+    num = _concrete_int("num", num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    return _logspace(start, stop, num, endpoint, base, dtype, operator.index(axis))
+
+
+@jitted(static=("num", "endpoint", "dtype", "axis"), inline=False)
+def _logspace(
+    start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0, dtype: DTypeLike | None = None, axis: int = 0
+) -> Array:
     from jax_core._src.numpy.ufuncs import power
 
     explicit = user_dtype(dtype, "logspace")
     dt = explicit if explicit is not None else dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
     cdt = dtypes.to_inexact_dtype(dt)
-    lin = linspace(lax.convert_element_type(start, cdt), lax.convert_element_type(stop, cdt), num, endpoint=endpoint, axis=axis)
+    lin = _linspace(lax.convert_element_type(start, cdt), lax.convert_element_type(stop, cdt), num, endpoint=endpoint, axis=axis)
+    assert isinstance(lin, Array)
     return lax.convert_element_type(power(lax.convert_element_type(base, cdt), lin), dt)
 
 
 def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, dtype: DTypeLike | None = None, axis: int = 0) -> Array:
     """``num`` values from ``start`` to ``stop`` spaced evenly on a log scale (signs kept)."""
+    num = _concrete_int("num", num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    return _geomspace(start, stop, num, endpoint, dtype, operator.index(axis))
+
+
+@jitted(static=("num", "endpoint", "dtype", "axis"), inline=False)
+def _geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, dtype: DTypeLike | None = None, axis: int = 0) -> Array:
     from jax_core._src.numpy import math as jmath
-    from jax_core._src.numpy import shape as jshape
-    from jax_core._src.numpy.ufuncs import sign
+    from jax_core._src.numpy.ufuncs import multiply, sign, true_divide
 
     explicit = user_dtype(dtype, "geomspace")
     dt = explicit if explicit is not None else dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
@@ -320,20 +349,18 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     s = lax.convert_element_type(start, cdt)
     e = lax.convert_element_type(stop, cdt)
     sgn = sign(s)
-    s = lax.mul(s, sgn)
-    e = lax.mul(e, sgn)
-    out = logspace(jmath.log10(s), jmath.log10(e), num, endpoint=endpoint, base=10.0, dtype=cdt, axis=axis)
+    out = _logspace(jmath.log10(true_divide(s, sgn)), jmath.log10(true_divide(e, sgn)), num, endpoint=endpoint, base=10.0, dtype=cdt, axis=0)
+    out = multiply(sgn, out)
     ax = axis if axis >= 0 else out.ndim + axis
-    sg = shape_dims.expand_dims(sgn, (ax,)) if sgn.ndim < out.ndim else sgn
-    target = jshape.broadcast_shapes(out.shape, sg.shape)
-    out = lax.mul(jshape.broadcast_to(out, target), jshape.broadcast_to(sg, target))
+    if ax != 0:
+        out = shape_dims.transpose(out, (*range(1, ax + 1), 0, *range(ax + 1, out.ndim)))
     return lax.convert_element_type(out, dt)
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
     """An ``N x M`` array with ones on the ``k``-th diagonal."""
-    n = _concrete_int("N", N)
-    m = n if M is None else _concrete_int("M", M)
+    n = _concrete_int("N", N, "argument of 'N' jnp.eye().")
+    m = n if M is None else _concrete_int("M", M, "argument of 'M' jnp.eye().")
     if n < 0 or m < 0:
         raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
     dt = user_dtype(dtype, "eye") or dtypes.default_float_dtype()

@@ -4,6 +4,7 @@ select, piecewise, choose, compress, diagonals and triangles, index grids."""
 from __future__ import annotations
 
 import builtins
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, overload
 
@@ -19,10 +20,10 @@ from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
-    jitted,
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    jitted,
     promote_dtypes,
 )
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -66,8 +67,23 @@ def take(
     ``mode``: ``"fill"`` (default: out-of-bounds reads give ``fill_value``, NaN for floats),
     ``"clip"`` or ``"wrap"``; ``"raise"`` is not supported (as in JAX).
     """
+    return _take(a, indices, None if axis is None else operator.index(axis), out, mode, unique_indices, indices_are_sorted, fill_value)
+
+
+@jitted(static=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"), inline=False)
+def _take(
+    a: ArrayLike,
+    indices: ArrayLike,
+    axis: int | None = None,
+    out: None = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: ArrayLike | None = None,
+) -> Array:
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
+    check_arraylike("take", a, indices)
     x = _arr("take", a)
     idx = _index_array("take", indices)
     if axis is None:
@@ -84,7 +100,10 @@ def take(
         gmode = slicing.GatherScatterMode.CLIP
     elif mode in (None, "fill"):
         gmode = slicing.GatherScatterMode.FILL_OR_DROP
-        idx = _wrap_negative(idx, n)
+        if not dtypes.issubdtype(idx.dtype, np.unsignedinteger):
+            from jax_core._src.numpy.where import _where
+
+            idx = _where(lax.lt(idx, np.zeros((), idx.dtype)), lax.add(idx, np.asarray(n, idx.dtype)), idx)
     else:
         raise ValueError(f"Invalid mode '{mode}' for np.take")
     fill_np = None if fill_value is None else np.asarray(fill_value)
@@ -508,16 +527,23 @@ def trace(a: ArrayLike, offset: int | ArrayLike = 0, axis1: int = 0, axis2: int 
 def diag(v: ArrayLike, k: int = 0) -> Array:
     """The ``k``-th diagonal of a 2-D array, or a 2-D array with a 1-D ``v`` on that diagonal."""
     x = _arr("diag", v)
-    if x.ndim == 1:
-        n = x.shape[0] + builtins.abs(int(k))
-        from jax_core._src.numpy.creation import zeros
+    if isinstance(k, Tracer):
+        k.concretization_error("The error arose for the 'k' argument of jnp.diag.")
+    return _diag(x, operator.index(k))
 
-        rows = np.arange(x.shape[0]) + builtins.max(0, -int(k))
-        cols = rows + int(k)
-        out: Array = zeros((n, n), x.dtype).at[rows.astype(np.int32), cols.astype(np.int32)].set(x)
-        return out
-    if x.ndim == 2:
-        return diagonal(x, k)
+
+@jitted(static=("k",), inline=False)
+def _diag(v: Array, k: int) -> Array:
+    if v.ndim == 1:
+        from jax_core._src.numpy.creation import eye
+        from jax_core._src.numpy.where import _where
+
+        n = v.shape[0] + builtins.abs(k)
+        zero = np.zeros((), v.dtype)
+        padded = shape_assembly.pad(v, zero, [(builtins.max(0, -k), builtins.max(0, k), 0)])
+        return _where(eye(n, k=k, dtype=bool), shape_dims.expand_dims(padded, (1,)), zero)
+    if v.ndim == 2:
+        return diagonal(v, offset=k)
     raise ValueError("diag input must be 1d or 2d")
 
 

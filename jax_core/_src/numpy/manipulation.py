@@ -28,7 +28,6 @@ from jax_core._src.typing import ArrayLike, ShapeLike
 from jax_core._src.typing.basearray import Array
 
 
-
 def _arr(name: str, a: ArrayLike) -> Array:
     check_arraylike(name, a)
     return ensure_array(a)
@@ -329,14 +328,14 @@ def _seq(name: str, tup: Sequence[ArrayLike] | ArrayLike) -> list[ArrayLike]:
 
 def hstack(tup: Sequence[ArrayLike] | ArrayLike, dtype: Any = None) -> Array:
     """Joins arrays column-wise (axis 1; axis 0 for 1-D inputs)."""
-    arrs = [_atleast(a, 1, "hstack") for a in _seq("hstack", tup)]
+    arrs = [atleast_1d(a) for a in _seq("hstack", tup)]
     out = jshape.concatenate(arrs, 0 if arrs and arrs[0].ndim == 1 else 1)
     return out if dtype is None else lax.convert_element_type(out, dtype)
 
 
 def vstack(tup: Sequence[ArrayLike] | ArrayLike, dtype: Any = None) -> Array:
     """Joins arrays row-wise (axis 0, after making them at least 2-D)."""
-    out = jshape.concatenate([_atleast(a, 2, "vstack") for a in _seq("vstack", tup)], 0)
+    out = jshape.concatenate([atleast_2d(a) for a in _seq("vstack", tup)], 0)
     return out if dtype is None else lax.convert_element_type(out, dtype)
 
 
@@ -345,7 +344,7 @@ row_stack = vstack
 
 def dstack(tup: Sequence[ArrayLike] | ArrayLike, dtype: Any = None) -> Array:
     """Joins arrays along the third axis (after making them at least 3-D)."""
-    out = jshape.concatenate([_atleast(a, 3, "dstack") for a in _seq("dstack", tup)], 2)
+    out = jshape.concatenate([atleast_3d(a) for a in _seq("dstack", tup)], 2)
     return out if dtype is None else lax.convert_element_type(out, dtype)
 
 

@@ -84,16 +84,21 @@ def _no_complex(name: str, *xs: Array) -> None:
 
 @jitted()
 def log2(x: ArrayLike, /) -> Array:
-    """Elementwise base-2 logarithm (integer inputs promote to float)."""
-    a = _inexact1("log2", x)
-    return lax.div(lax.log(a), lax.log(const_of(a, 2)))
+    """Elementwise base-2 logarithm (integer inputs promote to float): ``lax.log2``, as JAX's."""
+    return lax.log2(_inexact1("log2", x))
 
 
 @jitted()
 def log10(x: ArrayLike, /) -> Array:
-    """Elementwise base-10 logarithm (integer inputs promote to float)."""
+    """Elementwise base-10 logarithm (integer inputs promote to float): ``log(x)`` times the
+    correctly rounded ``1/log(10)`` of the real dtype, as JAX's."""
     a = _inexact1("log10", x)
-    return lax.div(lax.log(a), lax.log(const_of(a, 10)))
+    real = dtypes.finfo(a.dtype).dtype
+    one_over_log10 = np.array(0.4342944819032518, dtype=real)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        r = lax.log(a)
+        return lax.complex(lax.mul(lax.real(r), one_over_log10), lax.mul(lax.imag(r), one_over_log10))
+    return lax.mul(lax.log(a), one_over_log10)
 
 
 def bcast_pair(a: Array, b: Array) -> tuple[Array, Array]:
@@ -157,7 +162,10 @@ def _round_float(x: Array, decimals: int) -> Array:
     return lax.convert_element_type(out, dt)
 
 
-around = round
+@jitted(static=("decimals",), inline=False)
+def around(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
+    """Alias of ``round``."""
+    return round(a, decimals, out)
 
 
 @jitted(inline=False)
@@ -632,6 +640,7 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05, atol: ArrayLike
     return out
 
 
+@jitted(static=("equal_nan",), inline=False)
 def allclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05, atol: ArrayLike = 1e-08, equal_nan: bool = False) -> Array:
     """Whether every element of ``a`` is close to ``b`` (``isclose``), as a scalar bool array."""
     from jax_core._src.numpy.reductions import all as all_

@@ -11,7 +11,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import jitted, canonicalize_axis, check_arraylike, ensure_array
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 

@@ -228,7 +228,8 @@ def _interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | str | 
         if get_aval(period).ndim != 0:
             raise ValueError(f"period must be a scalar; got {period}")
         from jax_core._src.lax.sorting import sort_key_val
-        from jax_core._src.numpy.ufuncs import abs as jabs, remainder
+        from jax_core._src.numpy.ufuncs import abs as jabs
+        from jax_core._src.numpy.ufuncs import remainder
 
         p = jabs(period)
         xa, xpa = remainder(xa, p), remainder(xpa, p)

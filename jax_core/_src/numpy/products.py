@@ -14,10 +14,10 @@ from jax_core._src.lax.linalg import dot as lax_dot
 from jax_core._src.lax.shape import dimensions as lax_shape
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
-    jitted,
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    jitted,
     promote_dtypes,
     user_dtype,
 )

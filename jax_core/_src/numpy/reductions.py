@@ -17,7 +17,13 @@ from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
 from jax_core._src.lax.reductions import reduce as lax_red_reduce
 from jax_core._src.lax.shape import dimensions as lax_dims
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted, user_dtype
+from jax_core._src.numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    jitted,
+    user_dtype,
+)
 from jax_core._src.numpy.where import _where
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
@@ -535,12 +541,26 @@ def _nanarg(name: str, op: Callable[..., Array], fill: float, a: ArrayLike, axis
 
 def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """``argmax`` ignoring NaNs (-1 where every element is NaN)."""
-    return _nanarg("nanargmax", argmax, -np.inf, a, axis, out, keepdims)
+    _no_out("nanargmax", out)
+    check_arraylike("nanargmax", a)
+    return _nanargmax(a, None if axis is None else operator.index(axis), keepdims)
 
 
 def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """``argmin`` ignoring NaNs (-1 where every element is NaN)."""
-    return _nanarg("nanargmin", argmin, np.inf, a, axis, out, keepdims)
+    _no_out("nanargmin", out)
+    check_arraylike("nanargmin", a)
+    return _nanargmin(a, None if axis is None else operator.index(axis), keepdims)
+
+
+@jitted(static=("axis", "keepdims"), inline=False)
+def _nanargmax(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Array:
+    return _nanarg("nanargmax", argmax, -np.inf, a, axis, None, keepdims)
+
+
+@jitted(static=("axis", "keepdims"), inline=False)
+def _nanargmin(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> Array:
+    return _nanarg("nanargmin", argmin, np.inf, a, axis, None, keepdims)
 
 
 # -- cumulative ----------------------------------------------------------------------------------
@@ -604,7 +624,7 @@ def _cumulative_api(name: str, op: Callable[..., Array], x: ArrayLike, axis: int
     if a.ndim == 0:
         raise ValueError(f"The input must be non-scalar to take a cumulative {name.split('_')[1]}, however a scalar value or scalar array was given.")
     ax = canonicalize_axis(axis, a.ndim)
-    res = _cumulative(name, op, a, ax, dtype, None, promote_integers=promote_integers)
+    res = _cumsum_with_promotion(a, ax, dtype) if promote_integers else _cumulative(name, op, a, ax, dtype, None)
     if include_initial:
         cfg = [(0, 0, 0)] * res.ndim
         cfg[ax] = (1, 0, 0)
@@ -623,3 +643,8 @@ def cumulative_prod(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLik
     """Array API cumulative product (``include_initial`` prepends a one)."""
     return _cumulative_api("cumulative_prod", lax_red_cumulative.cumprod, x, axis, dtype, include_initial, 1)
 
+
+@jitted(static=("axis", "dtype"), inline=False)
+def _cumsum_with_promotion(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+    """``cumsum`` that widens small integers as ``sum`` does (``cumulative_sum``'s, as JAX's)."""
+    return _cumulative("cumulative_sum", lax_red_cumulative.cumsum, a, axis, dtype, out, promote_integers=True)
