@@ -52,12 +52,12 @@ def _abstract_eval(x: ShapedArray, *, fft_type: FftType, fft_lengths: tuple[int,
         raise ValueError(f"FFT input shape {x.shape} must have at least as many input dimensions as fft_lengths {fft_lengths}.")
     if fft_type == FftType.RFFT:
         if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
-            raise TypeError(f"RFFT input must be float32 or float64, got {x.dtype}")
+            raise ValueError(f"RFFT input must be float32 or float64, got {x.dtype}")
         if x.shape[-k:] != fft_lengths:
             raise ValueError(f"RFFT input shape {x.shape} minor dimensions must be equal to fft_lengths {fft_lengths}")
         return ShapedArray((*x.shape[:-1], fft_lengths[-1] // 2 + 1), _complex_of(x.dtype))
     if x.dtype not in (np.dtype(np.complex64), np.dtype(np.complex128)):
-        raise TypeError(f"{fft_type.name} input must be complex64 or complex128, got {x.dtype}")
+        raise ValueError(f"{'IRFFT' if fft_type == FftType.IRFFT else 'FFT'} input must be complex64 or complex128, got {x.dtype}")
     if fft_type == FftType.IRFFT:
         if x.shape[-k:-1] != fft_lengths[:-1] or x.shape[-1] != fft_lengths[-1] // 2 + 1:
             raise ValueError(f"IRFFT input shape {x.shape} must match fft_lengths {fft_lengths} (last dimension n // 2 + 1)")

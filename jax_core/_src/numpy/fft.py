@@ -15,12 +15,26 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.fft import FftType
-from jax_core._src.lax.fft import fft as lax_fft
+from jax_core._src.lax.fft import fft as _lax_fft
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
-from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array
+from jax_core._src.numpy.util import canonicalize_axis, check_arraylike, ensure_array, jitted
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
+
+
+
+def _fft_call(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Array:
+    return _lax_fft(x, fft_type, fft_lengths)
+
+
+_fft_call.__name__ = _fft_call.__qualname__ = "fft"
+_staged_fft = jitted(static_argnums=(1, 2), inline=False)(_fft_call)
+
+
+def lax_fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Array:
+    """``lax.fft`` staged as JAX's is (one ``jit[name=fft]`` per transform)."""
+    return _staged_fft(x, fft_type, tuple(int(n) for n in fft_lengths))
 
 
 def _resize(x: Array, axis: int, n: int) -> Array:
@@ -68,27 +82,26 @@ def _fftn(name: str, a: ArrayLike, s: Sequence[int] | None, axes: Sequence[int] 
         raise ValueError("Shape and axes have different lengths.")
     if not axes_t:
         return lax.convert_element_type(x, dtypes.to_complex_dtype(x.dtype)) if kind in (FftType.FFT, FftType.IFFT) else x
-    if kind == FftType.RFFT:
-        if dtypes.issubdtype(x.dtype, np.complexfloating):
-            raise TypeError(f"jax.numpy.fft.{name} does not support complex input")
-        x = lax.convert_element_type(x, dtypes.to_inexact_dtype(x.dtype))
-        if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
-            x = lax.convert_element_type(x, np.float32)
-    else:
-        x = lax.convert_element_type(x, dtypes.to_complex_dtype(x.dtype))
-        if x.dtype not in (np.dtype(np.complex64), np.dtype(np.complex128)):
-            x = lax.convert_element_type(x, np.complex64)
-    if kind == FftType.IRFFT:
-        lengths = [x.shape[ax] if s is None else int(s[i]) for i, ax in enumerate(axes_t)]
-        if s is None:
-            lengths[-1] = 2 * (x.shape[axes_t[-1]] - 1)
-        for i, ax in enumerate(axes_t[:-1]):
-            x = _resize(x, ax, lengths[i])
-        x = _resize(x, axes_t[-1], lengths[-1] // 2 + 1)
-    else:
-        lengths = [x.shape[ax] if s is None else int(s[i]) for i, ax in enumerate(axes_t)]
+    # the conversion to the transform's dtype happens in lax.fft (inside its jit), as in JAX
+    lengths = [x.shape[ax] if s is None else int(s[i]) for i, ax in enumerate(axes_t)]
+    if kind == FftType.IRFFT and s is None:
+        lengths[-1] = 2 * (x.shape[axes_t[-1]] - 1)
+    if s is not None:  # as JAX: slice what is too long, then one jnp.pad of everything too short
+        target = list(x.shape)
         for i, ax in enumerate(axes_t):
-            x = _resize(x, ax, lengths[i])
+            target[ax] = lengths[i]
+        if kind == FftType.IRFFT:
+            target[axes_t[-1]] = lengths[-1] // 2 + 1
+        if any(n < 1 for n in lengths):
+            raise ValueError("Shape should be positive.")
+        for ax, t in enumerate(target):
+            if x.shape[ax] > t:
+                x = _resize(x, ax, t)
+        from jax_core._src.numpy.padding import pad
+
+        x = pad(x, [(0, t - d) for t, d in zip(target, x.shape, strict=True)])
+    elif kind == FftType.IRFFT:
+        x = _resize(x, axes_t[-1], lengths[-1] // 2 + 1)
     for n in lengths:
         if n < 1:
             raise ValueError(f"Invalid number of data points ({n}) specified")
@@ -174,7 +187,10 @@ def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None =
     check_arraylike("ihfft", a)
     x = ensure_array(a)
     nn = x.shape[axis] if n is None else n
-    swapped = {"backward": "forward", "forward": "backward", "ortho": "ortho", None: "forward"}[norm]
+    if norm in (None, "backward", "ortho"):  # conj(rfft) scaled after the conjugation, as JAX (+0 imaginary parts)
+        out = lax.conj(rfft(x, nn, axis))
+        return lax.mul(out, np.asarray(1 / nn if norm != "ortho" else 1 / np.sqrt(nn), out.dtype))
+    swapped = {"forward": "backward", "ortho": "ortho"}.get(norm, norm)
     return lax.conj(rfft(x, nn, axis, swapped))
 
 

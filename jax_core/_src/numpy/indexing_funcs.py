@@ -24,6 +24,7 @@ from jax_core._src.numpy.util import (
     check_arraylike,
     ensure_array,
     jitted,
+    unstaged,
     promote_dtypes,
 )
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -126,6 +127,10 @@ def _take(
     )
 
 
+take_traced = unstaged(_take)
+"""``take`` traced inline, for library code (JAX's own code gathers without a ``jit[name=_take]``)."""
+
+
 def _mod(idx: Array, n: int) -> Array:
     r = lax.rem(idx, np.asarray(n, idx.dtype))
     if dtypes.issubdtype(idx.dtype, np.unsignedinteger):
@@ -151,7 +156,7 @@ def take_along_axis(
     if axis is None:
         if idx.ndim != 1:
             raise ValueError(f"when axis=None, `indices` must have a single dimension, got indices shape {idx.shape}")
-        return take(jshape.ravel(x), idx, 0, mode=mode, fill_value=fill_value)
+        return take_traced(jshape.ravel(x), idx, 0, mode=mode, fill_value=fill_value)
     if idx.ndim != x.ndim:
         raise ValueError(f"indices and arr must have the same number of dimensions; {idx.ndim} vs. {x.ndim}")
     ax = canonicalize_axis(axis, x.ndim)
@@ -199,7 +204,7 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, 
     if vals.size != idx.size:
         from jax_core._src.numpy.manipulation import resize
 
-        vals = resize(vals, idx.shape)
+        vals = unstaged(resize)(vals, idx.shape)
     n = x.size
     if mode == "wrap":
         idx = _mod(idx, n)
@@ -353,12 +358,12 @@ def extract(condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fi
     if cond.size != x.size:
         from jax_core._src.numpy.manipulation import resize
 
-        cond = resize(cond, x.shape) if cond.size > x.size else _pad_false(cond, x.size)
+        cond = unstaged(resize)(cond, x.shape) if cond.size > x.size else _pad_false(cond, x.size)
     if size is None:
         (idx,) = nonzero(cond)
-        return take(x, idx)
+        return take_traced(x, idx)
     (idx,) = nonzero(cond, size=size, fill_value=x.size)
-    return take(x, idx, fill_value=fill_value, mode="fill")
+    return take_traced(x, idx, fill_value=fill_value, mode="fill")
 
 
 def _pad_false(c: Array, n: int) -> Array:
@@ -385,9 +390,9 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None, *, siz
     cb = ensure_array(lax.as_bool(cond))
     if size is None:
         (idx,) = nonzero(cb)
-        return take(x, idx, axis=ax)
+        return take_traced(x, idx, axis=ax)
     (idx,) = nonzero(cb, size=size, fill_value=n)
-    return take(x, idx, axis=ax, mode="fill", fill_value=fill_value)
+    return take_traced(x, idx, axis=ax, mode="fill", fill_value=fill_value)
 
 
 def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = True) -> Array:
@@ -404,7 +409,7 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = T
     idt = dtypes.default_int_dtype()
     mb = ensure_array(lax.as_bool(m))
     rank = lax.sub(lax_red_cumulative.cumsum(lax.convert_element_type(mb, idt), 0), np.ones((), idt))
-    src = take(v, _mod(rank, v.size))
+    src = take_traced(v, _mod(rank, v.size))
     flat = lax.select(mb, lax.convert_element_type(src, x.dtype), jshape.ravel(x))
     return jshape.reshape(flat, x.shape)
 
@@ -549,7 +554,7 @@ def _diag(v: Array, k: int) -> Array:
 
 def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-D array with the flattened ``v`` on the ``k``-th diagonal."""
-    return diag(jshape.ravel(_arr("diagflat", v)), k)
+    return unstaged(_diag)(jshape.ravel(_arr("diagflat", v)), operator.index(k))
 
 
 def _tri_mask(n: int, m: int, k: int) -> np.ndarray[Any, Any]:
@@ -671,7 +676,7 @@ def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: 
     if vals.size and positions.size:
         from jax_core._src.numpy.manipulation import resize
 
-        vals = resize(vals, positions.shape) if vals.size != positions.size else vals
+        vals = unstaged(resize)(vals, positions.shape) if vals.size != positions.size else vals
     flat = jshape.ravel(x).at[positions.astype(np.int32)].set(vals)
     return jshape.reshape(flat, x.shape)
 

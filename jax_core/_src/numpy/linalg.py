@@ -383,8 +383,16 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None, *, numpy_resid
 
     As JAX's: singular values below ``rcond * s[0]`` (and zeros) are dropped; the residuals are
     ``norm(b - a @ x, axis=0) ** 2`` (one per column of ``b``, so shape ``(1,)`` for a vector),
-    or, with ``numpy_resid``, empty where NumPy gives none.
+    or, with ``numpy_resid``, empty where NumPy gives none (that needs the rank's value, so only
+    the default is compiled as one ``jit[name=_lstsq]``, as in JAX).
     """
+    if numpy_resid:
+        return _lstsq(a, b, rcond, numpy_resid=True)
+    out: tuple[Array, Array, Array, Array] = _lstsq_jit(a, b, rcond)
+    return out
+
+
+def _lstsq(a: ArrayLike, b: ArrayLike, rcond: float | Array | None, *, numpy_resid: bool = False) -> tuple[Array, Array, Array, Array]:
     check_arraylike("lstsq", a, b)
     x, y = (ensure_array(v) for v in promote_dtypes_inexact(a, b))
     if x.shape[0] != y.shape[0]:
@@ -418,6 +426,14 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None, *, numpy_resid
     if vec:
         sol = jshape.ravel(sol)
     return sol, resid, rank, s
+
+
+def _lstsq_default(a: ArrayLike, b: ArrayLike, rcond: float | Array | None) -> tuple[Array, Array, Array, Array]:
+    return _lstsq(a, b, rcond)
+
+
+_lstsq_default.__name__ = _lstsq_default.__qualname__ = "_lstsq"
+_lstsq_jit = jitted(inline=False)(_lstsq_default)
 
 
 def _as_dtype(v: Any, dtype: np.dtype[Any]) -> Array:
@@ -475,8 +491,7 @@ def vector_norm(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None, k
 
 def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: str | int = "fro") -> Array:
     """The ``ord``-norm of the matrices in the last two axes."""
-    a = _inexact("matrix_norm", x)
-    return _matrix_norm(a, (a.ndim - 2, a.ndim - 1), keepdims, ord)
+    return norm(x, ord=ord, keepdims=keepdims, axis=(-2, -1))
 
 
 def _matrix_norm(a: Array, axes: tuple[int, ...], keepdims: bool, ord: Any) -> Array:

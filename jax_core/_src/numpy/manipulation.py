@@ -247,7 +247,7 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *, total_r
 
 
 def _repeat_indices(x: Array, ax: int, idx: np.ndarray[Any, Any], total: int | None) -> Array:
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     if total is not None:
         idx = np.concatenate([idx, np.full((builtins.max(total - idx.size, 0),), idx[-1] if idx.size else 0)])[:total]
@@ -257,7 +257,7 @@ def _repeat_indices(x: Array, ax: int, idx: np.ndarray[Any, Any], total: int | N
 def _repeat_traced(x: Array, ax: int, reps: Array, total: int | None) -> Array:
     from jax_core._src.lax.reductions.cumulative import cumsum
     from jax_core._src.numpy.creation import zeros
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     assert total is not None
     ends = cumsum(lax.convert_element_type(reps, np.int32), 0)
@@ -504,7 +504,7 @@ def _concrete_indices(name: str, obj: Any, n: int) -> np.ndarray[Any, Any]:
 
 def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | None = None, *, assume_unique_indices: bool = False) -> Array:
     """``arr`` without the entries ``obj`` along ``axis`` (flattened by default); ``obj`` concrete."""
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     x = _arr("delete", arr)
     if isinstance(obj, (list, tuple)):
@@ -533,7 +533,7 @@ def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | N
 def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` inserted into ``arr`` before the indices ``obj`` along ``axis`` (``obj`` concrete)."""
     from jax_core._src.numpy.creation import array as make_array
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     x = _arr("insert", arr)
     if isinstance(obj, (list, tuple)):

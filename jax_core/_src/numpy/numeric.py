@@ -202,7 +202,7 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | str | N
     static += ("period",) if period is None else ()
     fn = _INTERP_JITS.get(static)
     if fn is None:
-        fn = _INTERP_JITS[static] = make_jit(_interp, inline=True, static_argnames=static)
+        fn = _INTERP_JITS[static] = make_jit(_interp, inline=False, static_argnames=static)
     out: Array = fn(x, xp, fp, left, right, period)
     return out
 

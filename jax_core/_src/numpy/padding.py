@@ -146,7 +146,7 @@ def _pad_reflect(x: Array, ax: int, lo: int, hi: int, mode: str, reflect_type: s
         period = 2 * n
         m = np.mod(idx, period)
         src = np.where(m >= n, period - 1 - m, m)
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     out = take(x, src.astype(np.int32), axis=ax)
     if reflect_type == "odd":
@@ -168,7 +168,7 @@ def _pad_reflect(x: Array, ax: int, lo: int, hi: int, mode: str, reflect_type: s
 
 
 def _pad_wrap(x: Array, ax: int, lo: int, hi: int) -> Array:
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     n = x.shape[ax]
     return take(x, np.mod(np.arange(-lo, n + hi), n).astype(np.int32), axis=ax)

@@ -139,7 +139,7 @@ def _reduction(
         init = lax.convert_element_type(initial, compute)
         if init.shape != ():
             raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
-        result = _COMBINE[op](jshape.broadcast_to(init, result.shape), result)
+        result = _COMBINE[op](init, result)  # lax takes the rank-0 operand as it is
     if keepdims:
         result = lax_dims.expand_dims(result, sorted(axes))
     return lax.convert_element_type(result, result_dtype) if result.dtype != result_dtype else result

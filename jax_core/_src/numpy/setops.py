@@ -20,6 +20,7 @@ from jax_core._src.lax import sorting as lax_sort
 from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
 from jax_core._src.lax.reductions import reduce as lax_red_reduce
 from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy import shape as jshape
 from jax_core._src.numpy.util import (
     canonicalize_axis,
@@ -91,7 +92,7 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
     sx, perm = lax_sort.sort((x, iota), 0, True, 1)
     first = ensure_array(np.ones((1,), np.bool_))
     mask = jshape.concatenate([first, _neq(sx[1:], sx[:-1], equal_nan)], 0) if n > 1 else first
-    from jax_core._src.numpy.indexing_funcs import nonzero, take
+    from jax_core._src.numpy.indexing_funcs import nonzero, take_traced as take
 
     (pos,) = nonzero(mask, size=size, fill_value=n)
     count = lax_red_reduce.reduce_sum(lax.convert_element_type(mask, idt), (0,))
@@ -111,7 +112,7 @@ def _unique_sized(x: Array, fill_value: ArrayLike | None, *, size: int, equal_na
 
 
 def _unique_axis(x: Array, axis: int, size: int | None, fill_value: ArrayLike | None, name: str) -> tuple[Array, Array, Array, Array]:
-    from jax_core._src.numpy.indexing_funcs import nonzero, take
+    from jax_core._src.numpy.indexing_funcs import nonzero, take_traced as take
     from jax_core._src.numpy.manipulation import moveaxis
 
     idt = dtypes.default_int_dtype()
@@ -253,18 +254,25 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_val
     return _unique_1d(jshape.concatenate([a, b], 0), size, fill_value, True, "union1d")[0]
 
 
-@jitted(static=("assume_unique", "invert", "method"))
 def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = False, invert: bool = False, *, method: str = "auto") -> Array:
     """Whether each element of ``element`` is in ``test_elements`` (shaped like ``element``)."""
     check_arraylike("isin", element, test_elements)
-    e, t = (ensure_array(v) for v in promote_dtypes(element, test_elements))
-    flat_t = jshape.ravel(t)
-    if flat_t.size == 0:
-        out = jshape.broadcast_to(np.bool_(False), e.shape)
-    else:
-        ee = jshape.reshape(e, (*e.shape, 1))
-        eq = lax.eq(jshape.broadcast_to(ee, (*e.shape, flat_t.size)), jshape.broadcast_to(flat_t, (*e.shape, flat_t.size)))
-        out = lax_red_reduce.reduce_or(eq, (e.ndim,))
+    flat = _in1d(element, test_elements, assume_unique=assume_unique, invert=invert, method=method)
+    return jshape.reshape(flat, jshape.shape(element))
+
+
+@jitted(static=("assume_unique", "invert", "method"), inline=False)
+def _in1d(ar1: ArrayLike, ar2: ArrayLike, invert: bool, method: str = "auto", assume_unique: bool = False) -> Array:
+    """``isin`` of the flattened arrays: every element compared with every test element (the
+    answer of each of JAX's methods)."""
+    check_arraylike("in1d", ar1, ar2)
+    e, t = (jshape.ravel(ensure_array(v)) for v in promote_dtypes(ar1, ar2))
+    if e.size == 0 or t.size == 0:
+        return jshape.broadcast_to(np.bool_(invert), e.shape)
+    if method not in ("auto", "compare_all", "binary_search", "sort"):
+        raise ValueError(f"{method=} is not implemented; options are 'compare_all', 'binary_search', 'sort', and 'auto'")
+    eq = lax.eq(shape_dims.expand_dims(e, (1,)), shape_dims.expand_dims(t, (0,)))  # lax stretches the size-1 dimensions
+    out = lax_red_reduce.reduce_or(eq, (1,))
     return lax.bitwise_not(out) if invert else out
 
 
@@ -276,7 +284,7 @@ def _compact(name: str, vals: Array, keep: Array, size: int | None, fill_value: 
 
 @jitted(static=("size",))
 def _compact_sized(vals: Array, keep: Array, fill_value: ArrayLike | None, *, size: int) -> Array:
-    from jax_core._src.numpy.indexing_funcs import nonzero, take
+    from jax_core._src.numpy.indexing_funcs import nonzero, take_traced as take
 
     n = vals.shape[0]
     if size == 0:  # nothing kept: an empty result (no element to fill with)

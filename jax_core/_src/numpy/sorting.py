@@ -182,7 +182,7 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLi
     if arr.ndim != 1:
         raise ValueError("a should be 1-dimensional")
     if sorter is not None:
-        from jax_core._src.numpy.indexing_funcs import take
+        from jax_core._src.numpy.indexing_funcs import take_traced as take
 
         arr = take(arr, sorter)
     x, q = (ensure_array(t) for t in promote_dtypes(arr, v))
@@ -194,7 +194,7 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLi
     lo = jshape.broadcast_to(np.zeros((), idt), q.shape)
     hi = jshape.broadcast_to(np.asarray(n, idt), q.shape)
     steps = int(np.ceil(np.log2(n + 1))) + 1
-    from jax_core._src.numpy.indexing_funcs import take
+    from jax_core._src.numpy.indexing_funcs import take_traced as take
 
     for _ in range(steps):
         mid = lax.div(lax.add(lo, hi), np.asarray(2, idt))

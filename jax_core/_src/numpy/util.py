@@ -37,6 +37,13 @@ def jitted(
     return wrap
 
 
+def unstaged(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """The function under a ``jitted`` decorator, for library code that calls it where JAX traces
+    straight through (no ``jit`` equation of its own)."""
+    inner: Callable[_P, _R] = getattr(fn, "__wrapped__", fn)
+    return inner
+
+
 def is_arraylike(x: object) -> bool:
     """Whether ``x`` is accepted where ``ArrayLike`` is expected (lists and tuples are not)."""
     return isinstance(x, (Array, np.ndarray, *_SCALARS)) or hasattr(x, "__jax_array__")

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 import jax_core.numpy as jnp
-from jax_core._src.scipy.special import promote_args_inexact
+from jax_core._src.scipy.special import promote_arrays_inexact as promote_args_inexact
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 

@@ -10,7 +10,7 @@ import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src.lax.linalg import decompositions as lax_linalg
 from jax_core._src.numpy.util import check_arraylike, promote_dtypes
-from jax_core._src.scipy.special import promote_args_inexact
+from jax_core._src.scipy.special import promote_arrays_inexact as promote_args_inexact
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 

@@ -7,6 +7,7 @@ function here jits, vmaps and differentiates through the rules of the lax primit
 from __future__ import annotations
 
 import math
+from builtins import max as builtins_max
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, overload
@@ -17,7 +18,7 @@ import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes_inexact
+from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes_inexact, promote_shapes
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -35,9 +36,17 @@ _SQRT1_2 = math.sqrt(0.5)
 _LOG_SQRT_PI = 0.5 * math.log(math.pi)
 
 
-def promote_args_inexact(name: str, *args: ArrayLike) -> list[Array]:
+def promote_arrays_inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """Array-like check and inexact dtype promotion, shapes left as they are (linear algebra)."""
     check_arraylike(name, *args)
     return [ensure_array(a) for a in promote_dtypes_inexact(*args)]
+
+
+def promote_args_inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """JAX's ``promote_args_inexact``: array-like check, inexact dtype promotion, then NumPy rank
+    promotion (leading 1s; lax stretches size-1 dimensions)."""
+    check_arraylike(name, *args)
+    return [ensure_array(a) for a in promote_shapes(name, *promote_dtypes_inexact(*args))]
 
 
 def _const(x: Array, v: float) -> Array:
@@ -74,6 +83,8 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
 
     With ``return_sign=True`` returns ``(log|s|, sign(s))``; otherwise a negative sum gives NaN.
     """
+    if where is not None:  # masked-out elements never reach exp (nor their gradients)
+        a = jnp.where(where, a, 0)
     if b is not None:
         a_arr, b_arr = promote_args_inexact("logsumexp", a, b)
         a_arr = jnp.where(b_arr != 0, a_arr, -np.inf)
@@ -81,18 +92,18 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
         (a_arr,) = promote_args_inexact("logsumexp", a)
         b_arr = a_arr
     ax: Any = tuple(axis) if isinstance(axis, Sequence) else axis
-    a_real = jnp.real(a_arr)
-    amax = jnp.max(a_real, axis=ax, keepdims=True, where=where, initial=-np.inf)
-    amax = lax.stop_gradient(jnp.where(jnp.isfinite(amax), amax, jnp.zeros_like(amax)))
-    exp_a = lax.exp(lax.sub(a_arr, amax.astype(a_arr.dtype)))
+    dims = tuple(range(a_arr.ndim)) if ax is None else tuple(operator.index(d) % builtins_max(a_arr.ndim, 1) for d in ((ax,) if not isinstance(ax, tuple) else ax))
+    amax = jnp.max(jnp.real(a_arr), axis=ax, keepdims=keepdims, where=where, initial=-np.inf)
+    amax = lax.stop_gradient(lax.select(jnp.isfinite(amax), amax, lax.full_like(amax, 0)))
+    amax_with_dims = amax if keepdims else lax.expand_dims(amax, sorted(dims))
+    exp_a = lax.exp(lax.sub(a_arr, amax_with_dims.astype(a_arr.dtype)))
     if b is not None:
         exp_a = lax.mul(exp_a, b_arr)
     sumexp = jnp.sum(exp_a, axis=ax, keepdims=keepdims, where=where)
-    sign = jnp.sign(sumexp)
+    sign = lax.sign(sumexp)
     if return_sign or not dtypes.issubdtype(a_arr.dtype, np.complexfloating):
         sumexp = jnp.abs(sumexp)
-    amax_out = amax if keepdims else jnp.squeeze(amax, axis=ax if ax is not None else tuple(range(amax.ndim)))
-    out = lax.add(lax.log(sumexp), amax_out.astype(sumexp.dtype))
+    out = lax.add(lax.log(sumexp), amax.astype(sumexp.dtype))
     if return_sign:
         return out, sign
     if b is not None and not dtypes.issubdtype(out.dtype, np.complexfloating):

@@ -22,6 +22,7 @@ from jax_core._src.scipy.special import (
     ndtr,
     ndtri,
     promote_args_inexact,
+    promote_arrays_inexact,
     xlog1py,
     xlogy,
 )
@@ -441,7 +442,7 @@ def multivariate_normal_logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, al
     (or scalars / 1-D for the one-dimensional case, as JAX)."""
     if allow_singular is not None:
         raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
-    xa, ma, ca = promote_args_inexact("multivariate_normal.logpdf", x, mean, cov)
+    xa, ma, ca = promote_arrays_inexact("multivariate_normal.logpdf", x, mean, cov)
     if ma.ndim == 0 and ca.ndim == 0:
         return -0.5 * (xa - ma) ** 2 / ca - 0.5 * (math.log(2 * math.pi) + jnp.log(ca))
     n = ma.shape[-1]
