@@ -147,6 +147,21 @@ class Tracer(Array):
             return complex(value)
         self._scalar_conversion("complex")
 
+    def item(self, *args: Any) -> Any:
+        """The element as a Python scalar: only for a tracer with a known value (JAX's
+        ``ConcretizationTypeError`` otherwise)."""
+        value = self.to_concrete_value()
+        if value is not None:
+            return np.asarray(value).item(*args)
+        self.concretization_error("This occurred in the item() method of jax.Array")
+
+    def tolist(self) -> Any:
+        """The elements as nested Python lists: only for a tracer with a known value."""
+        value = self.to_concrete_value()
+        if value is not None:
+            return np.asarray(value).tolist()
+        self.concretization_error(f"The tolist() method was called on traced array with shape {self.aval}.")
+
     def __index__(self) -> int:
         value = self.to_concrete_value()
         if value is not None:

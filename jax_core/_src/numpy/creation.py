@@ -451,6 +451,8 @@ def fromfile(*args: Any, **kwargs: Any) -> Array:
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
     """An array from an object implementing the DLPack protocol (copied through NumPy)."""
+    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        raise TypeError("The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods.")
     return asarray(np.from_dlpack(x))
 
 

@@ -9,7 +9,10 @@ import numpy as np
 import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src.lax.linalg import decompositions as lax_linalg
-from jax_core._src.numpy.util import check_arraylike, promote_dtypes
+from jax_core._src.numpy import linalg as jnp_linalg
+from jax_core._src.numpy.indexing_funcs import tril as jnp_tril
+from jax_core._src.numpy.indexing_funcs import triu as jnp_triu
+from jax_core._src.numpy.util import check_arraylike, jitted, promote_dtypes, unstaged
 from jax_core._src.scipy.special import promote_arrays_inexact as promote_args_inexact
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -26,9 +29,14 @@ def _square(name: str, a: Array) -> None:
 def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Array:
     """Cholesky factor of a Hermitian positive-definite matrix (upper unless ``lower``)."""
     del overwrite_a, check_finite
+    return _cholesky(a, lower)
+
+
+@jitted(static=("lower",), inline=False)
+def _cholesky(a: ArrayLike, lower: bool) -> Array:
     (aa,) = promote_args_inexact("cholesky", a)
     _square("cholesky", aa)
-    return jnp.linalg.cholesky(aa, upper=not lower)
+    return unstaged(jnp_linalg.cholesky)(aa, upper=not lower)
 
 
 def cho_factor(a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Array, bool]:
@@ -40,6 +48,11 @@ def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bo
     """Solves ``A x = b`` given ``cho_factor(A)``."""
     del overwrite_b, check_finite
     c, lower = c_and_lower
+    return _cho_solve(c, b, lower)
+
+
+@jitted(static=("lower",), inline=False)
+def _cho_solve(c: ArrayLike, b: ArrayLike, lower: bool) -> Array:
     ca, ba = promote_args_inexact("cho_solve", c, b)
     vec = ba.ndim == 1
     bm = ba[:, None] if vec else ba
@@ -56,6 +69,11 @@ def solve_triangular(a: ArrayLike, b: ArrayLike, trans: int | str = 0, lower: bo
                      overwrite_b: bool = False, debug: Any = None, check_finite: bool = True) -> Array:
     """Solves ``op(a) x = b`` for triangular ``a``; ``trans`` is 0/'N', 1/'T' or 2/'C'."""
     del overwrite_b, debug, check_finite
+    return _solve_triangular(a, b, trans, lower, unit_diagonal)
+
+
+@jitted(static=("trans", "lower", "unit_diagonal"), inline=False)
+def _solve_triangular(a: ArrayLike, b: ArrayLike, trans: int | str, lower: bool, unit_diagonal: bool) -> Array:
     if trans not in (0, 1, 2, "N", "T", "C"):
         raise ValueError(f"Invalid 'trans' value {trans!r}")
     aa, ba = promote_args_inexact("solve_triangular", a, b)
@@ -70,10 +88,15 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
           debug: bool = False, check_finite: bool = True, assume_a: str = "gen") -> Array:
     """Solves ``a x = b`` (``assume_a='pos'`` uses Cholesky)."""
     del overwrite_a, overwrite_b, debug, check_finite
+    if assume_a not in ("gen", "sym", "her", "pos"):
+        raise ValueError(f"Expected assume_a to be one of ['gen', 'sym', 'her', 'pos']; got {assume_a!r}")
+    return _solve(a, b, assume_a, lower)
+
+
+@jitted(static=("assume_a", "lower"), inline=False)
+def _solve(a: ArrayLike, b: ArrayLike, assume_a: str, lower: bool) -> Array:
     if assume_a == "pos":
-        return cho_solve(cho_factor(a, lower=lower), b)
-    if assume_a not in ("gen", "sym", "her"):
-        raise ValueError(f"Expected assume_a to be one of 'gen', 'sym', 'her', 'pos'; got {assume_a!r}")
+        return unstaged(_cho_solve)(_cholesky(a, lower), b, lower)
     return jnp.linalg.solve(a, b)
 
 
@@ -89,6 +112,7 @@ def det(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> A
     return jnp.linalg.det(a)
 
 
+@jitted(static=("overwrite_a", "check_finite"), inline=False)
 def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Array, Array]:
     """Packed LU factorisation ``(lu, piv)`` with LAPACK-style row-swap pivots."""
     del overwrite_a, check_finite
@@ -97,6 +121,7 @@ def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
     return lu_, piv
 
 
+@jitted(static=("trans", "overwrite_b", "check_finite"), inline=False)
 def lu_solve(lu_and_piv: tuple[Array, ArrayLike], b: ArrayLike, trans: int = 0, overwrite_b: bool = False,
              check_finite: bool = True) -> Array:
     """Solves ``a x = b`` (``trans=1``: ``a.T x = b``; 2: ``a.H x = b``) from ``lu_factor(a)``."""
@@ -126,15 +151,21 @@ def lu(a: ArrayLike, permute_l: Literal[False] = False, overwrite_a: bool = Fals
 def lu(a: ArrayLike, permute_l: Literal[True], overwrite_a: bool = False, check_finite: bool = True) -> tuple[Array, Array]: ...
 @overload
 def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Array, Array] | tuple[Array, Array, Array]: ...
+@jitted(static=("permute_l", "overwrite_a", "check_finite"), inline=False)
 def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Array, Array] | tuple[Array, Array, Array]:
     """``(p, l, u)`` with ``a = p @ l @ u`` (``(p @ l, u)`` when ``permute_l``)."""
     del overwrite_a, check_finite
+    return _lu(a, permute_l)
+
+
+@jitted(static=("permute_l",), inline=False)
+def _lu(a: ArrayLike, permute_l: bool) -> tuple[Array, Array] | tuple[Array, Array, Array]:
     (aa,) = promote_args_inexact("lu", a)
     lu_, _, perm = lax_linalg.lu(aa)
     m, n = aa.shape[-2:]
     k = min(m, n)
-    l_ = jnp.tril(lu_[..., :, :k], -1) + jnp.eye(m, k, dtype=lu_.dtype)
-    u = jnp.triu(lu_[..., :k, :])
+    l_ = unstaged(jnp_tril)(lu_[..., :, :k], -1) + jnp.eye(m, k, dtype=lu_.dtype)
+    u = unstaged(jnp_triu)(lu_[..., :k, :])
     p = jnp.swapaxes(jnp.eye(m, dtype=lu_.dtype)[perm], -1, -2)
     if permute_l:
         return jnp.matmul(p, l_), u
@@ -145,6 +176,11 @@ def qr(a: ArrayLike, overwrite_a: bool = False, lwork: Any = None, mode: str = "
        check_finite: bool = True) -> tuple[Array] | tuple[Array, Array]:
     """QR decomposition; ``mode`` is 'full', 'economic' or 'r' (no pivoting)."""
     del overwrite_a, lwork, check_finite
+    return _qr(a, mode, pivoting)
+
+
+@jitted(static=("mode", "pivoting"), inline=False)
+def _qr(a: ArrayLike, mode: str, pivoting: bool) -> tuple[Array] | tuple[Array, Array]:
     if pivoting:
         raise NotImplementedError("qr with pivoting=True is not implemented in jax_core")
     if mode not in ("full", "economic", "r"):
@@ -160,7 +196,12 @@ def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, overw
         check_finite: bool = True, lapack_driver: str = "gesdd") -> Any:
     """Singular value decomposition ``(u, s, vh)`` (``s`` alone when ``compute_uv=False``)."""
     del overwrite_a, check_finite, lapack_driver
-    return jnp.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    return _svd(a, full_matrices, compute_uv)
+
+
+@jitted(static=("full_matrices", "compute_uv"), inline=False)
+def _svd(a: ArrayLike, full_matrices: bool, compute_uv: bool) -> Any:
+    return unstaged(jnp_linalg.svd)(a, full_matrices=full_matrices, compute_uv=compute_uv)
 
 
 def eigh(a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: bool = False, overwrite_a: bool = False,
@@ -168,6 +209,11 @@ def eigh(a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_o
          check_finite: bool = True) -> Array | tuple[Array, Array]:
     """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix (standard problem only)."""
     del overwrite_a, overwrite_b, turbo, check_finite
+    return _eigh(a, b, lower, eigvals_only, eigvals, type)
+
+
+@jitted(static=("lower", "eigvals_only", "eigvals", "type"), inline=False)
+def _eigh(a: ArrayLike, b: ArrayLike | None, lower: bool, eigvals_only: bool, eigvals: None, type: int) -> Array | tuple[Array, Array]:
     if b is not None or eigvals is not None or type != 1:
         raise NotImplementedError("Only the b=None, eigvals=None, type=1 case of eigh is implemented.")
     (aa,) = promote_args_inexact("eigh", a)
@@ -177,13 +223,14 @@ def eigh(a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_o
     return w, v
 
 
+@jitted(inline=False)
 def block_diag(*arrs: ArrayLike) -> Array:
     """Block-diagonal matrix from the given (at most 2-D) arrays."""
     if not arrs:
         return jnp.zeros((1, 0))
     check_arraylike("block_diag", *arrs)
     promoted = promote_dtypes(*arrs)
-    mats = [jnp.atleast_2d(jnp.asarray(x)) for x in promoted]
+    mats = [unstaged(jnp.atleast_2d)(jnp.asarray(x)) for x in promoted]
     if any(m.ndim != 2 for m in mats):
         raise ValueError("Arguments to jax_core.scipy.linalg.block_diag must have at most 2 dimensions")
     rows = sum(m.shape[0] for m in mats)

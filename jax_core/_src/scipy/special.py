@@ -18,7 +18,7 @@ import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes_inexact, promote_shapes
+from jax_core._src.numpy.util import check_arraylike, ensure_array, jitted, promote_dtypes_inexact, promote_shapes
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -111,18 +111,27 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
     return out
 
 
-def softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
+def softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """``exp(x) / sum(exp(x), axis)``, shifted by the maximum for stability."""
     (xa,) = promote_args_inexact("softmax", x)
     unnorm = jnp.exp(xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True, initial=-np.inf)))
     return unnorm / jnp.sum(unnorm, axis=axis, keepdims=True)
 
 
-def log_softmax(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
-    """``x - logsumexp(x, axis, keepdims=True)``."""
+def log_softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """``x - logsumexp(x, axis, keepdims=True)`` (one ``jit[name=log_softmax]``, as JAX's)."""
+    out: Array = _log_softmax(x, axis=axis)
+    return out
+
+
+def _log_softmax_impl(x: ArrayLike, axis: int | tuple[int, ...] | None = None) -> Array:
     (xa,) = promote_args_inexact("log_softmax", x)
     shifted = xa - lax.stop_gradient(jnp.max(xa, axis=axis, keepdims=True, initial=-np.inf))
     return shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=axis, keepdims=True))
+
+
+_log_softmax_impl.__name__ = _log_softmax_impl.__qualname__ = "log_softmax"
+_log_softmax = jitted(static=("axis",), inline=False)(_log_softmax_impl)
 
 
 # -- x log y ---------------------------------------------------------------------------------------
@@ -193,29 +202,10 @@ def erfinv(x: ArrayLike) -> Array:
     return lax.erf_inv(xa)
 
 
-def _erfc_cf(z: Array) -> Array:
-    """``sqrt(pi) * exp(z**2) * erfc(z)`` for ``z >= 1`` by its continued fraction (40 terms)."""
-    t = z
-    for n in range(40, 0, -1):
-        t = z + (0.5 * n) / t
-    return 1.0 / t
-
-
-def _cf_switch(x: Array) -> float:
-    """Where the 40-term continued fraction takes over from ``1 - erf``: at 1 it is converged to
-    float32 precision, at 2 to float64's (and ``1 - erf`` below 2 loses under 3 digits)."""
-    return 2.0 if x.dtype == np.float64 else 1.0
-
-
 def erfc(x: ArrayLike) -> Array:
-    """Complementary error function ``1 - erf(x)``, accurate in the tail (continued fraction)."""
+    """Complementary error function ``1 - erf(x)`` (``lax.erfc``, as JAX's)."""
     (xa,) = promote_args_inexact("erfc", x)
-    z = jnp.abs(xa)
-    big = z >= _cf_switch(xa)
-    zs = jnp.where(big, z, jnp.ones_like(z))
-    tail = jnp.exp(-zs * zs) * _erfc_cf(zs) / math.sqrt(math.pi)
-    pos = jnp.where(big, tail, 1 - lax.erf(z))
-    return jnp.where(xa < 0, 2 - pos, pos)
+    return lax.erfc(xa)
 
 
 def _float32_or_64(x: ArrayLike, name: str = "x") -> None:
@@ -225,23 +215,89 @@ def _float32_or_64(x: ArrayLike, name: str = "x") -> None:
         raise TypeError(f"{name}.dtype={dtype} is not supported, see docstring for supported types.")
 
 
+def _ndtr(x: Array) -> Array:
+    """The normal CDF from ``erf`` near 0 and ``erfc`` in the tails (the TF-Probability method
+    JAX uses), constants in ``x``'s dtype."""
+    dt = x.dtype
+    half_sqrt_2 = np.asarray(np.asarray(0.5, dt) * np.sqrt(np.asarray(2.0, dt)), dt)
+    w = lax.mul(x, half_sqrt_2)
+    z = lax.abs(w)
+    erfc_z = lax.erfc(z)
+    tails = lax.select(lax.gt(w, lax.full_like(w, 0)), lax.sub(lax.full_like(z, 2), erfc_z), erfc_z)
+    y = lax.select(lax.lt(z, lax.full_like(z, half_sqrt_2)), lax.add(lax.full_like(w, 1), lax.erf(w)), tails)
+    return lax.mul(y, np.asarray(0.5, dt))
+
+
 def ndtr(x: ArrayLike) -> Array:
     """Standard normal CDF."""
     _float32_or_64(x)
     (xa,) = promote_args_inexact("ndtr", x)
-    return 0.5 * erfc(-xa * _SQRT1_2)
+    return _ndtr(xa)
 
 
-def log_ndtr(x: ArrayLike) -> Array:
-    """Log of the standard normal CDF, accurate far into the lower tail."""
-    _float32_or_64(x)
-    (xa,) = promote_args_inexact("log_ndtr", x)
-    lower = xa < -_cf_switch(xa) * _SQRT2
-    z = jnp.where(lower, -xa * _SQRT1_2, jnp.ones_like(xa))
-    log_tail = -z * z + jnp.log(_erfc_cf(z)) - _LOG_SQRT_PI - math.log(2.0)
-    xs = jnp.where(lower, jnp.zeros_like(xa), xa)
-    upper = jnp.log1p(-ndtr(-xs))
-    return jnp.where(lower, log_tail, upper)
+# Where log(ndtr) switches to the asymptotic series below and to -ndtr(-x) above, per dtype.
+_LOG_NDTR_SEGMENTS = {np.dtype(np.float32): (-10.0, 5.0), np.dtype(np.float64): (-20.0, 8.0)}
+
+
+def _log_ndtr_lower(x: Array, series_order: int) -> Array:
+    """``log(ndtr(x))`` for ``x << -1``: ``-x**2/2 - log(-x) - log(2 pi)/2`` plus the log of the
+    asymptotic series ``1 + sum_n (-1)**n (2n-1)!! / x**(2n)``."""
+    dt = x.dtype
+    x2 = lax.square(x)
+    log_scale = lax.sub(lax.sub(lax.mul(np.asarray(-0.5, dt), x2), lax.log(lax.neg(x))), np.asarray(0.5 * np.log(2.0 * np.pi), dt))
+    if series_order <= 0:
+        return log_scale
+    even = lax.full_like(x, 0)
+    odd = lax.full_like(x, 0)
+    x2n = x2
+    double_factorial = 1
+    for n in range(1, series_order + 1):
+        double_factorial *= 2 * n - 1
+        term = lax.div(np.asarray(double_factorial, dt), x2n)
+        if n % 2:
+            odd = lax.add(odd, term)
+        else:
+            even = lax.add(even, term)
+        x2n = lax.mul(x2n, x2)
+    series = lax.sub(lax.add(lax.full_like(x, 1), even), odd)
+    return lax.add(log_scale, lax.log(series))
+
+
+def _log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
+    if not isinstance(series_order, int):
+        raise TypeError("series_order must be a Python integer.")
+    if series_order < 0:
+        raise ValueError("series_order must be non-negative.")
+    if series_order > 30:
+        raise ValueError("series_order must be <= 30.")
+    xa = jnp.asarray(x)
+    if xa.dtype not in _LOG_NDTR_SEGMENTS:
+        raise TypeError(f"x.dtype={xa.dtype} is not supported.")
+    lo, hi = (np.asarray(v, xa.dtype) for v in _LOG_NDTR_SEGMENTS[xa.dtype])
+    above = lax.gt(xa, lax.full_like(xa, hi))
+    ndtr_res = _ndtr(jnp.where(above, lax.neg(xa), lax.max(xa, lax.full_like(xa, lo))))
+    inner = jnp.where(lax.gt(xa, lax.full_like(xa, lo)), lax.log(ndtr_res), _log_ndtr_lower(lax.min(xa, lax.full_like(xa, lo)), series_order))
+    return jnp.where(above, lax.neg(ndtr_res), inner)  # log(1 - t) ~ -t for tiny t
+
+
+def _log_ndtr_jvp(series_order: int, primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Array, Array]:
+    (x,), (t,) = primals, tangents
+    ans = log_ndtr(x, series_order=series_order)
+    xa = jnp.asarray(x)
+    norm_logpdf = lax.sub(lax.mul(np.asarray(-0.5, xa.dtype), lax.square(xa)), np.asarray(0.5 * np.log(2 * np.pi), xa.dtype))
+    return ans, lax.mul(t, lax.exp(lax.sub(norm_logpdf, ans)))
+
+
+_log_ndtr_custom: Any = custom_jvp(_log_ndtr, nondiff_argnums=(1,))
+_log_ndtr_custom.defjvp(_log_ndtr_jvp)
+
+
+def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
+    """Log of the standard normal CDF, accurate far into both tails: ``log(ndtr(x))`` between
+    the dtype's segment bounds, an asymptotic series of ``series_order`` terms below, and
+    ``-ndtr(-x)`` above (as JAX's); its derivative is ``exp(log_pdf(x) - log_ndtr(x))``."""
+    out: Array = _log_ndtr_custom(x, series_order)
+    return out
 
 
 def ndtri(p: ArrayLike) -> Array:
@@ -287,6 +343,7 @@ def digamma(x: ArrayLike) -> Array:
     return lax.digamma(xa)
 
 
+@jitted(inline=False)
 def gammasgn(x: ArrayLike) -> Array:
     """Sign of the gamma function: NaN at the negative integers (and -inf, NaN), -1 at -0.0."""
     (xa,) = promote_args_inexact("gammasgn", x)
