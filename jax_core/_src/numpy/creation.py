@@ -365,11 +365,11 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
         raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
     dt = user_dtype(dtype, "eye") or dtypes.default_float_dtype()
     # ``k`` may be traced (``trace`` under ``jit`` passes its offset on), as in JAX.
-    if not isinstance(k, Array):
-        k = np.int32(operator.index(k))
+    offset: Any = k if isinstance(k, Array) else np.int32(operator.index(k))
     rows = shape_assembly.broadcasted_iota(np.int32, (n, m), 0)
     cols = shape_assembly.broadcasted_iota(np.int32, (n, m), 1)
-    offset = lax.convert_element_type(k, np.int32) if isinstance(k, Array) else k
+    if isinstance(offset, Array):
+        offset = lax.convert_element_type(offset, np.int32)
     return lax.convert_element_type(lax.eq(lax.add(rows, offset), cols), dt)
 
 

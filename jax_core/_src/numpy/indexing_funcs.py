@@ -102,7 +102,7 @@ def _take(
     elif mode in (None, "fill"):
         gmode = slicing.GatherScatterMode.FILL_OR_DROP
         if not dtypes.issubdtype(idx.dtype, np.unsignedinteger):
-            from jax_core._src.numpy.where import _where
+            from jax_core._src.numpy.where import where_jit as _where
 
             idx = _where(lax.lt(idx, np.zeros((), idx.dtype)), lax.add(idx, np.asarray(n, idx.dtype)), idx)
     else:
@@ -519,7 +519,7 @@ def trace(a: ArrayLike, offset: int | ArrayLike = 0, axis1: int = 0, axis2: int 
     from jax_core._src.numpy.creation import eye, zeros_like
     from jax_core._src.numpy.manipulation import moveaxis
     from jax_core._src.numpy.reductions import sum as sum_
-    from jax_core._src.numpy.where import _where
+    from jax_core._src.numpy.where import where_jit as _where
 
     x = _arr("trace", a)
     if canonicalize_axis(axis1, x.ndim) == canonicalize_axis(axis2, x.ndim):
@@ -541,7 +541,7 @@ def diag(v: ArrayLike, k: int = 0) -> Array:
 def _diag(v: Array, k: int) -> Array:
     if v.ndim == 1:
         from jax_core._src.numpy.creation import eye
-        from jax_core._src.numpy.where import _where
+        from jax_core._src.numpy.where import where_jit as _where
 
         n = v.shape[0] + builtins.abs(k)
         zero = np.zeros((), v.dtype)

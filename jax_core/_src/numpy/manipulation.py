@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import operator
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -118,9 +118,11 @@ def _index_tuple(v: Any) -> tuple[int, ...]:
     if isinstance(v, Tracer):
         raise TypeError("traced")
     if isinstance(v, (Array, np.ndarray)):
-        if not dtypes.issubdtype(v.dtype, np.integer):
+        arr: np.ndarray[Any, Any] = np.asarray(cast(Any, v))
+        if not dtypes.issubdtype(arr.dtype, np.integer):
             raise TypeError("not integer")
-        return tuple(int(e) for e in np.ravel(np.asarray(v)))
+        flat: np.ndarray[Any, Any] = np.ravel(arr)
+        return tuple(int(e) for e in flat)
     try:
         return (operator.index(v),)
     except TypeError:
@@ -167,7 +169,7 @@ def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[in
     try:
         shifts = _index_tuple(shift)
     except TypeError:
-        return _roll_dynamic(x, ensure_array(shift), axes)
+        return _roll_dynamic(x, ensure_array(cast("ArrayLike", shift)), axes)
     return _roll_static(x, shifts, axes)
 
 

@@ -24,7 +24,7 @@ from jax_core._src.numpy.util import (
     jitted,
     user_dtype,
 )
-from jax_core._src.numpy.where import _where
+from jax_core._src.numpy.where import where_jit as _where
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
@@ -245,20 +245,21 @@ def mean(
     return lax.convert_element_type(res, out_dt) if res.dtype != out_dt else res
 
 
-def static_axes(axis: Axis) -> Axis:
+def static_axes(axis: Axis) -> int | tuple[int, ...] | None:
     """``axis`` as a hashable static argument of an inner ``jit`` (an int, a tuple or ``None``),
     as JAX's ``_ensure_optional_axes``; a traced axis is JAX's concretization error."""
     if isinstance(axis, Tracer):
         axis.concretization_error("The axis argument must be known statically.")
     if axis is None:
         return None
+    value: Any = axis
     try:
-        return operator.index(axis)
+        return operator.index(value)
     except TypeError:
-        return tuple(operator.index(i) for i in axis)
+        return tuple(operator.index(i) for i in value)
 
 
-def _resolve_correction(ddof: int, correction: int | float | None) -> int | float:
+def _resolve_correction(ddof: int | Array, correction: int | float | Array | None) -> int | float | Array:
     if correction is None:
         return ddof
     if not isinstance(ddof, int) or ddof != 0:
@@ -280,9 +281,9 @@ def var(
 ) -> Array:
     """Variance over ``axis`` (``ddof``/``correction`` delta degrees of freedom; ``mean``, if
     given, is used as the (broadcastable, keepdims-shaped) mean instead of computing it)."""
-    correction = _resolve_correction(ddof, correction)
+    dof_correction = _resolve_correction(ddof, correction)
     check_arraylike("var", a)
-    return _var(a, axis=static_axes(axis), dtype=dtype, out=out, correction=correction, keepdims=keepdims, where=where, a_mean=mean)
+    return _var(a, axis=static_axes(axis), dtype=dtype, out=out, correction=dof_correction, keepdims=keepdims, where=where, a_mean=mean)
 
 
 @jitted(static=("axis", "dtype", "keepdims"), inline=False)
@@ -353,9 +354,9 @@ def std(
     correction: int | float | None = None,
 ) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var(...))``)."""
-    correction = _resolve_correction(ddof, correction)
+    dof_correction = _resolve_correction(ddof, correction)
     check_arraylike("std", a)
-    return _std(a, axis=static_axes(axis), dtype=dtype, out=out, correction=correction, keepdims=keepdims, where=where, mean=mean)
+    return _std(a, axis=static_axes(axis), dtype=dtype, out=out, correction=dof_correction, keepdims=keepdims, where=where, mean=mean)
 
 
 @jitted(static=("axis", "dtype", "keepdims"), inline=False)
@@ -375,7 +376,7 @@ def _std(
         if dt is not None and not dtypes.issubdtype(dt, np.inexact):
             raise ValueError(f"dtype argument to jnp.std must be inexact; got {dt}")
     _no_out("std", out)
-    return lax.sqrt(var(a, axis, dtype, correction=correction, keepdims=keepdims, where=where, mean=mean))
+    return lax.sqrt(_var(a, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, where=where, a_mean=mean))
 
 
 def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:

@@ -191,7 +191,7 @@ def _floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
 def float_divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
     """NumPy's float ``divmod`` as JAX computes it: ``fmod``, then the quotient of the exact
     difference, both corrected where the remainder's sign differs from the divisor's."""
-    from jax_core._src.numpy.where import _where, select_promoted
+    from jax_core._src.numpy.where import select_promoted, where_jit as _where
 
     mod = lax.rem(x, y)
     zero = lax.to_dtype(0, get_aval(mod).dtype, True)
@@ -237,7 +237,7 @@ def _power(x: ArrayLike, y: ArrayLike) -> Array:
 def _pow_int_int(x: ArrayLike, y: ArrayLike) -> Array:
     """Integer power by binary exponentiation over 6 exponent bits (larger exponents overflow
     every base above 1), as JAX's ``_pow_int_int``."""
-    from jax_core._src.numpy.where import _where
+    from jax_core._src.numpy.where import where_jit as _where
 
     base, exp = _as_array(x), _as_array(y)  # same rank: lax broadcasts their size-1 dimensions
     dt = base.dtype

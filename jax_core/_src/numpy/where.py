@@ -26,6 +26,11 @@ def _where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
     return select_promoted(condition, x, y)
 
 
+where_jit = _where
+"""``where`` without its argument check, as one ``jit[name=_where]`` (JAX's ``util._where``): for
+library code where JAX calls ``jnp.where``."""
+
+
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x`` where ``condition`` is true, else ``y`` (broadcast together, dtypes promoted).
 

@@ -91,8 +91,9 @@ def logsumexp(a: ArrayLike, axis: int | Sequence[int] | None = None, b: ArrayLik
     else:
         (a_arr,) = promote_args_inexact("logsumexp", a)
         b_arr = a_arr
-    ax: Any = tuple(axis) if isinstance(axis, Sequence) else axis
-    dims = tuple(range(a_arr.ndim)) if ax is None else tuple(operator.index(d) % builtins_max(a_arr.ndim, 1) for d in ((ax,) if not isinstance(ax, tuple) else ax))
+    ax: int | tuple[int, ...] | None = tuple(operator.index(d) for d in axis) if isinstance(axis, Sequence) else axis
+    listed: tuple[int, ...] = tuple(range(a_arr.ndim)) if ax is None else (ax,) if isinstance(ax, int) else ax
+    dims = tuple(operator.index(d) % builtins_max(a_arr.ndim, 1) for d in listed)
     amax = jnp.max(jnp.real(a_arr), axis=ax, keepdims=keepdims, where=where, initial=-np.inf)
     amax = lax.stop_gradient(lax.select(jnp.isfinite(amax), amax, lax.full_like(amax, 0)))
     amax_with_dims = amax if keepdims else lax.expand_dims(amax, sorted(dims))
@@ -264,7 +265,7 @@ def _log_ndtr_lower(x: Array, series_order: int) -> Array:
 
 
 def _log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
-    if not isinstance(series_order, int):
+    if not isinstance(series_order, int):  # pyright: ignore[reportUnnecessaryIsInstance]  (untyped callers)
         raise TypeError("series_order must be a Python integer.")
     if series_order < 0:
         raise ValueError("series_order must be non-negative.")

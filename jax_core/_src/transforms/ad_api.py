@@ -345,6 +345,13 @@ def _normalize_argnums(argnums: int | Sequence[int], nargs: int) -> tuple[int, .
     return tuple(i % nargs for i in nums)
 
 
+def _check_input_dtypes(args: Any, holomorphic: bool, allow_int: bool, what: str) -> None:
+    """Checks every differentiated leaf. As in JAX this maps over the arguments, so a pytree
+    node's unflatten sees the check's ``None`` results (one that converts its children raises
+    there, as it does in JAX)."""
+    tree_map(lambda leaf: _check_input_dtype(leaf, holomorphic, allow_int, what), args)
+
+
 def _check_input_dtype(x: Any, holomorphic: bool, allow_int: bool, what: str) -> None:
     d = get_aval(x).dtype
     if holomorphic:
@@ -406,8 +413,7 @@ def value_and_grad(
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         nums = _normalize_argnums(argnums, len(args))
         diff_args = tuple(args[i] for i in nums)
-        for leaf in tree_flatten(diff_args)[0]:
-            _check_input_dtype(leaf, holomorphic, allow_int, what.replace("value_and_grad", "grad"))
+        _check_input_dtypes(diff_args, holomorphic, allow_int, what.replace("value_and_grad", "grad"))
 
         def partial_fun(*dargs: Any) -> Any:
             full = list(args)
@@ -465,9 +471,8 @@ def jacfwd(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: b
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         nums = _normalize_argnums(argnums, len(args))
         dargs = tuple(args[i] for i in nums)
+        _check_input_dtypes(dargs, holomorphic, False, "jacfwd")
         d_leaves, d_tree = tree_flatten(dargs)
-        for leaf in d_leaves:
-            _check_input_dtype(leaf, holomorphic, False, "jacfwd")
 
         def partial_fun(*xs: Any) -> Any:
             full = list(args)
@@ -555,8 +560,7 @@ def jacrev(
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         nums = _normalize_argnums(argnums, len(args))
         dargs = tuple(args[i] for i in nums)
-        for leaf in tree_flatten(dargs)[0]:
-            _check_input_dtype(leaf, holomorphic, allow_int, "jacrev")
+        _check_input_dtypes(dargs, holomorphic, allow_int, "jacrev")
 
         def partial_fun(*xs: Any) -> Any:
             full = list(args)
