@@ -156,7 +156,7 @@ def sum(
     promote_integers: bool = True,
 ) -> Array:
     """Sum of elements over ``axis`` (all axes by default); small integers sum in the default int."""
-    return _reduction("sum", "sum", a, axis, dtype, out, keepdims, initial, where, promote_integers=promote_integers)
+    return _reduction_staged("sum", "sum", a, static_axes(axis), dtype, out, keepdims, initial, where, promote_integers=promote_integers)
 
 
 def prod(
@@ -170,17 +170,17 @@ def prod(
     promote_integers: bool = True,
 ) -> Array:
     """Product of elements over ``axis``."""
-    return _reduction("prod", "prod", a, axis, dtype, out, keepdims, initial, where, promote_integers=promote_integers)
+    return _reduction_staged("prod", "prod", a, static_axes(axis), dtype, out, keepdims, initial, where, promote_integers=promote_integers)
 
 
 def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
     """Maximum over ``axis`` (an error for empty reductions without ``initial``)."""
-    return _reduction("max", "max", a, axis, None, out, keepdims, initial, where, has_identity=False)
+    return _reduction_staged("max", "max", a, static_axes(axis), None, out, keepdims, initial, where, has_identity=False)
 
 
 def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
     """Minimum over ``axis`` (an error for empty reductions without ``initial``)."""
-    return _reduction("min", "min", a, axis, None, out, keepdims, initial, where, has_identity=False)
+    return _reduction_staged("min", "min", a, static_axes(axis), None, out, keepdims, initial, where, has_identity=False)
 
 
 amax = max
@@ -193,12 +193,12 @@ def _to_bool(x: Array) -> Array:
 
 def any(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
     """Whether any element over ``axis`` is true."""
-    return _reduction("any", "or", a, axis, None, out, keepdims, None, where, preproc=_to_bool)
+    return _reduction_staged("any", "or", a, static_axes(axis), None, out, keepdims, None, where, preproc=_to_bool)
 
 
 def all(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
     """Whether every element over ``axis`` is true."""
-    return _reduction("all", "and", a, axis, None, out, keepdims, None, where, preproc=_to_bool)
+    return _reduction_staged("all", "and", a, static_axes(axis), None, out, keepdims, None, where, preproc=_to_bool)
 
 
 def minmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> tuple[Array, Array]:
@@ -234,6 +234,12 @@ def mean(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None
 ) -> Array:
     """Arithmetic mean over ``axis`` (integer inputs give floats)."""
+    return _mean(a, static_axes(axis), dtype, out, keepdims, where=where)
+
+
+def _mean_body(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None
+) -> Array:
     _no_out("mean", out)
     check_arraylike("mean", a)
     x = ensure_array(a)
@@ -519,14 +525,28 @@ def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | N
     return res
 
 
+def _static_axis(axis: int | None) -> int | None:
+    if isinstance(axis, Tracer):
+        axis.concretization_error("The axis argument must be known statically.")
+    return None if axis is None else operator.index(axis)
+
+
+# Eager calls of the reductions are one compiled executable each (JAX's ``_reduce_sum``,
+# ``_mean``, ``_argmax``, ... are jitted with ``Inline.JAX_EARLY``); traced, they inline.
+_reduction_staged = jitted(static=("name", "op", "axis", "dtype", "keepdims", "has_identity", "promote_integers", "preproc"))(_reduction)
+_arg_reduce_staged = jitted(static=("name", "op", "axis", "keepdims"))(_arg_reduce)
+_mean_body.__name__ = _mean_body.__qualname__ = "_mean"
+_mean = jitted(static=("axis", "dtype", "keepdims"))(_mean_body)
+
+
 def argmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array by default; first NaN wins)."""
-    return _arg_reduce("argmax", lax_red_reduce.argmax, a, axis, out, keepdims)
+    return _arg_reduce_staged("argmax", lax_red_reduce.argmax, a, _static_axis(axis), out, keepdims)
 
 
 def argmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """Index of the minimum along ``axis`` (of the flattened array by default; first NaN wins)."""
-    return _arg_reduce("argmin", lax_red_reduce.argmin, a, axis, out, keepdims)
+    return _arg_reduce_staged("argmin", lax_red_reduce.argmin, a, _static_axis(axis), out, keepdims)
 
 
 def _nanarg(name: str, op: Callable[..., Array], fill: float, a: ArrayLike, axis: int | None, out: None, keepdims: bool) -> Array:
