@@ -9,6 +9,8 @@
 #   make typecheck    mypy and pyright, strict, on jax_core (also: make mypy / make pyright)
 #   make verifytypes  pyright --verifytypes jax_core must report 100% completeness
 #   make bench        bench/run.py and bench/typing_bench.py; builds .venv-jax (real jax) on first use
+#   make bench-api    bench/api_bench.py: every public callable eager/jit/first call vs JAX; exit 1 if
+#                     an eager or jit ratio grew 1.3x over bench/api_baseline.json (~8 min)
 #   make lint         ruff (not part of test)
 #   make venv         only the set-up
 
@@ -35,7 +37,7 @@ define make_venv
 	fi
 endef
 
-.PHONY: test demo bench pytest conformance conformance-full typecheck mypy pyright verifytypes imports lint venv clean FORCE
+.PHONY: test demo bench bench-api pytest conformance conformance-full typecheck mypy pyright verifytypes imports lint venv clean FORCE
 
 test: imports pytest typecheck verifytypes
 
@@ -88,6 +90,9 @@ pyright: $(STAMP)
 verifytypes: $(STAMP)
 	@echo "==> pyright --verifytypes jax_core"
 	@$(PY) tools/check_verifytypes.py
+
+bench-api: $(STAMP) $(JAX_STAMP)
+	@$(PY) -m bench.api_bench --check bench/api_baseline.json
 
 bench: bench/run.py bench/typing_bench.py $(STAMP) $(JAX_STAMP)
 	@$(PY) bench/run.py

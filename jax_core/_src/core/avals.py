@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, cast
 
@@ -37,7 +38,7 @@ class ShapedArray:
     @property
     def size(self) -> int:
         """The number of elements."""
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def update(
         self,
@@ -159,7 +160,7 @@ class ShapeDtypeStruct:
     @property
     def size(self) -> int:
         """The number of elements."""
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""

@@ -82,7 +82,10 @@ def _parse(spec: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:
 
 def _diagonalize(x: Array, labels: str) -> tuple[Array, str]:
     """Takes the diagonal of every label repeated within one operand."""
-    from jax_core._src.numpy.indexing_funcs import diagonal
+    from jax_core._src.numpy.indexing_funcs import diagonal as staged_diagonal
+    from jax_core._src.numpy.util import unstaged
+
+    diagonal = unstaged(staged_diagonal)  # JAX's einsum takes diagonals without an inner jit
 
     while len(set(labels)) != len(labels):
         for i, c in enumerate(labels):

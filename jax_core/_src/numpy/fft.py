@@ -188,7 +188,7 @@ def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None =
     x = ensure_array(a)
     nn = x.shape[axis] if n is None else n
     if norm in (None, "backward", "ortho"):  # conj(rfft) scaled after the conjugation, as JAX (+0 imaginary parts)
-        out = lax.conj(rfft(x, nn, axis))
+        out = lax.conj(rfft(x, n, axis))
         return lax.mul(out, np.asarray(1 / nn if norm != "ortho" else 1 / np.sqrt(nn), out.dtype))
     swapped = {"forward": "backward", "ortho": "ortho"}.get(norm, norm)
     return lax.conj(rfft(x, nn, axis, swapped))

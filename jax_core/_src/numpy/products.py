@@ -56,6 +56,7 @@ def dot_general(
     return res
 
 
+@jitted(static=('precision', 'preferred_element_type'), inline=True)
 def matmul(a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
     """Matrix product with NumPy's rules for 1-D operands and batch broadcasting.
 
@@ -115,6 +116,7 @@ def matmul(a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_el
     return out if perm == tuple(range(len(perm))) else lax_shape.transpose(out, perm)
 
 
+@jitted(static=('precision', 'preferred_element_type'), inline=True)
 def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
     """Dot product with NumPy's rules (scalars multiply; N-D contracts last with second-to-last),
     as one ``dot_general`` (the result's dimensions are ``a``'s free ones, then ``b``'s)."""
@@ -133,6 +135,7 @@ def _bcast(x: Array, y: Array) -> tuple[Array, Array]:
     return jshape.broadcast_to(x, shape), jshape.broadcast_to(y, shape)
 
 
+@jitted(static=('precision', 'preferred_element_type'), inline=True)
 def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
     """Dot product of the flattened arrays, conjugating ``a``."""
     x, y = _promote("vdot", a, b)
@@ -171,6 +174,7 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return jshape.squeeze(matmul(jshape.expand_dims(x, -2), y), -2)
 
 
+@jitted(static=('precision', 'preferred_element_type'), inline=True)
 def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
     """Sum product over the last axes of ``a`` and ``b``."""
     x, y = _promote("inner", a, b)
@@ -179,6 +183,7 @@ def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_elemen
     return tensordot(x, y, ((x.ndim - 1,), (y.ndim - 1,)), precision=precision, preferred_element_type=preferred_element_type)
 
 
+@jitted(inline=True)
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """Outer product of the flattened ``a`` and ``b``."""
     if out is not None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from jax_core._src.numpy.util import (
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    jitted,
     promote_dtypes,
 )
 from jax_core._src.typing import ArrayLike, ShapeLike
@@ -26,6 +28,14 @@ from jax_core._src.typing.basearray import Array
 def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     """``a`` with a new shape of the same size (one dimension may be -1). ``order="F"`` reads and
     writes the elements with the first index changing fastest (Fortran order)."""
+    try:
+        dims = (operator.index(shape),) if not isinstance(shape, Iterable) else tuple(operator.index(d) for d in shape)
+    except TypeError:  # traced or non-integer sizes: the body raises JAX's error for them
+        return _reshape(a, shape, order)
+    return _reshape_staged(a, dims, order)
+
+
+def _reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     check_arraylike("reshape", a)
     if order == "A":
         raise NotImplementedError("np.reshape order=A is not implemented.")
@@ -38,7 +48,7 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     unknown = [i for i, d in enumerate(dims) if not isinstance(d, Array) and int(d) == -1]
     if len(unknown) > 1:
         raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {tuple(dims)}")
-    resolved = canonical_shape([1 if i in unknown else d for i, d in enumerate(dims)], "reshape")
+    resolved = canonical_shape(tuple(1 if i in unknown else d for i, d in enumerate(dims)), "reshape")
     for d in resolved:
         known *= d
     if unknown:
@@ -57,6 +67,11 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     return shape_dims.reshape(arr, resolved)
 
 
+# An eager reshape is one cached executable (the body's checks run once per signature).
+_reshape_staged = jitted(static=("shape", "order"))(_reshape)
+
+
+@jitted(static=("order",), inline=True)
 def ravel(a: ArrayLike, order: str = "C") -> Array:
     """``a`` flattened to one dimension (``order="F"``: first index fastest)."""
     return reshape(a, (-1,), order=order)

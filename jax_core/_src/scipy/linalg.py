@@ -249,6 +249,7 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
 _THETA13 = 5.371920351148152
 
 
+@jitted(static=("upper_triangular", "max_squarings"), inline=False)
 def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 16) -> Array:
     """Matrix exponential by the degree-13 Padé approximant with scaling and squaring."""
     del upper_triangular

@@ -301,6 +301,7 @@ def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
     return out
 
 
+@jitted()  # inline: eager calls are one executable, traces see the operations
 def ndtri(p: ArrayLike) -> Array:
     """Inverse of the standard normal CDF (``erfinv`` start, Newton steps on ``log_ndtr``)."""
     _float32_or_64(p)
@@ -564,6 +565,7 @@ def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     return _boxcox("boxcox1p", jnp.log1p, x, lmbda)
 
 
+@jitted()
 def erfcinv(y: ArrayLike) -> Array:
     """Inverse of ``erfc`` on ``(0, 2)``: ``-ndtri(y / 2) / sqrt(2)``."""
     (ya,) = promote_args_inexact("erfcinv", y)

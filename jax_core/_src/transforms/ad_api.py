@@ -413,7 +413,8 @@ def value_and_grad(
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         nums = _normalize_argnums(argnums, len(args))
         diff_args = tuple(args[i] for i in nums)
-        _check_input_dtypes(diff_args, holomorphic, allow_int, what.replace("value_and_grad", "grad"))
+        for leaf in tree_flatten(diff_args)[0]:
+            _check_input_dtype(leaf, holomorphic, allow_int, what.replace("value_and_grad", "grad"))
 
         def partial_fun(*dargs: Any) -> Any:
             full = list(args)
