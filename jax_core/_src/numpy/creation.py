@@ -127,13 +127,29 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None) -> Array:
     """An array of zeros (default dtype float32, or float64 with x64)."""
     dt = user_dtype(dtype, "zeros") or dtypes.default_float_dtype()
-    return full(shape, np.zeros((), dt), dt)
+    return _constant(_fill_shape(shape, "zeros"), dt, 0)
 
 
 def ones(shape: ShapeLike, dtype: DTypeLike | None = None) -> Array:
     """An array of ones (default dtype float32, or float64 with x64)."""
     dt = user_dtype(dtype, "ones") or dtypes.default_float_dtype()
-    return full(shape, np.ones((), dt), dt)
+    return _constant(_fill_shape(shape, "ones"), dt, 1)
+
+
+def _fill_shape(shape: ShapeLike, name: str) -> tuple[int, ...]:
+    try:
+        return canonical_shape(shape, name)
+    except TypeError as err:
+        if "non-negative" not in str(err):
+            raise
+        dims = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
+        raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, got {dims}.") from None
+
+
+@jitted(static=("shape", "dtype", "value"))
+def _constant(shape: tuple[int, ...], dtype: np.dtype[Any], value: int) -> Array:
+    """``zeros``/``ones``: eagerly one cached executable per shape and dtype (no host transfer)."""
+    return full(shape, np.asarray(value, dtype), dtype)
 
 
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None) -> Array:

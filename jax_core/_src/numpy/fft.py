@@ -68,6 +68,19 @@ def _scale(x: Array, lengths: Sequence[int], norm: str | None, inverse: bool) ->
 
 
 def _fftn(name: str, a: ArrayLike, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None, kind: FftType) -> Array:
+    """The transform, eagerly one executable per signature (an inline jit: traces see the
+    operations), unless ``s``/``axes`` hold values a jit cannot key on (the errors then come
+    from the body)."""
+    s_t = None if s is None else tuple(s)
+    axes_t = None if axes is None else tuple(axes)
+    try:
+        hash((s_t, axes_t, norm))
+    except TypeError:
+        return _fftn_body(name, a, s, axes, norm, kind)
+    return _fftn_staged(name, a, s_t, axes_t, norm, kind)
+
+
+def _fftn_body(name: str, a: ArrayLike, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None, kind: FftType) -> Array:
     from jax_core._src.numpy.manipulation import moveaxis
 
     check_arraylike(name, a)
@@ -132,6 +145,9 @@ def _fftn(name: str, a: ArrayLike, s: Sequence[int] | None, axes: Sequence[int] 
     out = moveaxis(x, tuple(range(x.ndim - k, x.ndim)), axes_t)
     inverse = kind in (FftType.IFFT, FftType.IRFFT)
     return _scale(out, lengths, norm, inverse)
+
+
+_fftn_staged = jitted(static=("name", "s", "axes", "norm", "kind"))(_fftn_body)
 
 
 def _complex_axes(x: Array, axes: tuple[int, ...], lengths: Sequence[int], kind: FftType) -> Array:

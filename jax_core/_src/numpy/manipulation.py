@@ -21,6 +21,7 @@ from jax_core._src.numpy.util import (
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    hashable,
     jitted,
     promote_dtypes,
 )
@@ -46,9 +47,13 @@ def slice_axis(x: Array, axis: int, start: int, stop: int, step: int = 1) -> Arr
 
 def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
     """``a`` with axes ``source`` moved to positions ``destination``."""
-    x = _arr("moveaxis", a)
     src = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
     dst = (destination,) if isinstance(destination, (int, np.integer)) else tuple(destination)
+    return _moveaxis(a, src, dst) if hashable(src, dst) else _moveaxis_body(a, src, dst)
+
+
+def _moveaxis_body(a: ArrayLike, src: tuple[int, ...], dst: tuple[int, ...]) -> Array:
+    x = _arr("moveaxis", a)
     if len(src) != len(dst):
         raise ValueError("Inconsistent number of elements: {} vs {}".format(len(src), len(dst)))
     src_c = [canonicalize_axis(int(s), x.ndim) for s in src]
@@ -199,8 +204,17 @@ def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
 # -- tiling and repetition ----------------------------------------------------------------
 
 
+_moveaxis_body.__name__ = _moveaxis_body.__qualname__ = "_moveaxis"
+_moveaxis = jitted(static=("src", "dst"))(_moveaxis_body)
+
+
 def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     """``A`` repeated ``reps`` times along each axis."""
+    key = reps if isinstance(reps, (int, np.integer)) else tuple(reps)
+    return _tile(A, key) if hashable(key) else _tile_body(A, reps)
+
+
+def _tile_body(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     x = _arr("tile", A)
     r = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(v) for v in reps)
     nd = builtins.max(len(r), x.ndim)
@@ -210,6 +224,9 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     inter = tuple(v for pair in zip(r, x.shape) for v in pair)
     b = shape_dims.broadcast_in_dim(x, inter, tuple(range(1, 2 * nd, 2)))
     return jshape.reshape(b, tuple(rv * s for rv, s in zip(r, x.shape)))
+
+
+_tile = jitted(static=("reps",))(_tile_body)
 
 
 def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *, total_repeat_length: int | None = None) -> Array:
@@ -434,6 +451,19 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
 
 
 def _split(name: str, ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int, strict: bool) -> list[Array]:
+    given: Any = indices_or_sections
+    ios: Any = given
+    if isinstance(given, np.ndarray) and given.ndim == 1:
+        ios = tuple(cast(list[Any], given.tolist()))
+    elif isinstance(given, (list, tuple)):
+        ios = tuple(cast(Sequence[Any], given))
+    if hashable(ios, axis) and not isinstance(ios, Array):
+        out: list[Array] = _split_staged(name, ary, ios, axis, strict)
+        return out
+    return _split_body(name, ary, indices_or_sections, axis, strict)
+
+
+def _split_body(name: str, ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int, strict: bool) -> list[Array]:
     x = _arr(name, ary)
     if x.ndim == 0:  # JAX indexes the shape: an IndexError
         raise IndexError(f"jnp.{name} needs an array of at least one dimension, got a 0-d array")
@@ -459,6 +489,9 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: int | Sequence[int] |
         hi_c = int(np.clip(hi if hi >= 0 else hi + n, 0, n))
         out.append(slice_axis(x, ax, lo_c, builtins.max(lo_c, hi_c)))
     return out
+
+
+_split_staged = jitted(static=("name", "indices_or_sections", "axis", "strict"))(_split_body)
 
 
 def split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int = 0) -> list[Array]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from jax_core._src.numpy.util import (
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    hashable,
     jitted,
     promote_dtypes,
 )
@@ -89,6 +91,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     return shape_dims.transpose(arr, perm)
 
 
+@jitted(static=("axis1", "axis2"))
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     """``a`` with two axes swapped."""
     check_arraylike("swapaxes", a)
@@ -101,6 +104,13 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
 
 def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """``a`` without size-1 dimensions (all of them, or those in ``axis``)."""
+    key: Any = axis
+    if axis is not None and not isinstance(axis, (int, np.integer)):
+        key = tuple(axis)
+    return _squeeze(a, key) if hashable(key) else _squeeze_body(a, axis)
+
+
+def _squeeze_body(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     arr = ensure_array(a)
     if axis is None:
         dims = tuple(i for i, d in enumerate(arr.shape) if d == 1)
@@ -110,6 +120,10 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
             if arr.shape[d] != 1:
                 raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one, got shape={arr.shape} and dimensions={dims}")
     return shape_dims.squeeze(arr, dims) if dims else arr
+
+
+_squeeze_body.__name__ = _squeeze_body.__qualname__ = "_squeeze"
+_squeeze = jitted(static=("axis",))(_squeeze_body)
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
@@ -161,6 +175,13 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Array:
 
 def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> Array:
     """Joins arrays along a new axis."""
+    return _stack(arrays, axis) if isinstance(arrays, (list, tuple)) and hashable(axis) else _stack_body(arrays, axis)
+
+
+def _stack_body(arrays: Sequence[ArrayLike], axis: int = 0) -> Array:
+    if isinstance(arrays, (Array, np.ndarray)):  # stacking the slices along the first axis
+        arr = ensure_array(arrays)
+        return shape_dims.transpose(arr, _move_first_to(canonicalize_axis(axis, arr.ndim), arr.ndim))
     if not arrays:
         raise ValueError("Need at least one array to stack.")
     check_arraylike("stack", *arrays)
@@ -170,6 +191,15 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> Array:
         raise ValueError(f"All input arrays must have the same shape. Got {', '.join(str(a.shape) for a in arrs)}.")
     ax = canonicalize_axis(axis, arrs[0].ndim + 1)
     return concatenate([expand_dims(a, ax) for a in arrs], ax)
+
+
+_stack = jitted(static=("axis",))(_stack_body)
+
+
+def _move_first_to(axis: int, ndim: int) -> tuple[int, ...]:
+    perm = list(range(1, ndim))
+    perm.insert(axis, 0)
+    return tuple(perm)
 
 
 def shape(a: ArrayLike) -> tuple[int, ...]:

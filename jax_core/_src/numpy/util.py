@@ -37,6 +37,16 @@ def jitted(
     return wrap
 
 
+def hashable(*values: object) -> bool:
+    """Whether every value can be a static argument of a jit (the eager fast paths fall back to
+    the function body, and its errors, when one cannot)."""
+    try:
+        hash(values)
+    except TypeError:
+        return False
+    return True
+
+
 def unstaged(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """The function under a ``jitted`` decorator, for library code that calls it where JAX traces
     straight through (no ``jit`` equation of its own)."""

@@ -13,6 +13,7 @@ import numpy as np
 import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src import dtypes
+from jax_core._src.numpy.util import jitted
 from jax_core._src.scipy.special import promote_args_inexact
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
@@ -89,12 +90,14 @@ def _check(name: str, *args: ArrayLike) -> tuple[Array, Array]:
     return p, q
 
 
+@jitted()
 def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
     """Elementwise relative entropy ``p log(p/q)`` (0 at ``p == 0 <= q``, ``inf`` otherwise)."""
     pa, qa = _check("rel_entr", p, q)
     return _rel_entr(pa, qa, False)
 
 
+@jitted()
 def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
     """Elementwise Kullback-Leibler divergence ``p log(p/q) - p + q`` (``q`` at ``p == 0``)."""
     pa, qa = _check("kl_div", p, q)

@@ -7,8 +7,8 @@ function here jits, vmaps and differentiates through the rules of the lax primit
 from __future__ import annotations
 
 import math
-from builtins import max as builtins_max
 import operator
+from builtins import max as builtins_max
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, overload
 
@@ -18,7 +18,13 @@ import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src import dtypes
 from jax_core._src.core.trace import Tracer
-from jax_core._src.numpy.util import check_arraylike, ensure_array, jitted, promote_dtypes_inexact, promote_shapes
+from jax_core._src.numpy.util import (
+    check_arraylike,
+    ensure_array,
+    jitted,
+    promote_dtypes_inexact,
+    promote_shapes,
+)
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -56,12 +62,14 @@ def _const(x: Array, v: float) -> Array:
 # -- logistic family -------------------------------------------------------------------------------
 
 
+@jitted()
 def expit(x: ArrayLike) -> Array:
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
     (xa,) = promote_args_inexact("expit", x)
     return lax.logistic(xa)
 
 
+@jitted()
 def logit(x: ArrayLike) -> Array:
     """Log-odds ``log(x / (1 - x))``, the inverse of ``expit``."""
     (xa,) = promote_args_inexact("logit", x)
@@ -154,6 +162,7 @@ def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> t
     return result, (x_dot * lax.log(y) + y_dot * x / y).astype(result.dtype)
 
 
+@jitted()
 def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log(y)``, defined as 0 where ``x == 0`` (even for ``y == 0``)."""
     xa, ya = promote_args_inexact("xlogy", x, y)
@@ -176,12 +185,14 @@ def _xlog1py_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) ->
     return result, (x_dot * lax.log1p(y) + y_dot * x / (1 + y)).astype(result.dtype)
 
 
+@jitted()
 def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log1p(y)``, defined as 0 where ``x == 0``."""
     xa, ya = promote_args_inexact("xlog1py", x, y)
     return _xlog1py(xa, ya)
 
 
+@jitted()
 def entr(x: ArrayLike) -> Array:
     """Elementwise entropy ``-x log x`` (0 at 0, ``-inf`` for negative ``x``)."""
     (xa,) = promote_args_inexact("entr", x)
@@ -229,6 +240,7 @@ def _ndtr(x: Array) -> Array:
     return lax.mul(y, np.asarray(0.5, dt))
 
 
+@jitted()
 def ndtr(x: ArrayLike) -> Array:
     """Standard normal CDF."""
     _float32_or_64(x)
@@ -327,18 +339,21 @@ def ndtri(p: ArrayLike) -> Array:
 # -- gamma family ----------------------------------------------------------------------------------
 
 
+@jitted()
 def gammaln(x: ArrayLike) -> Array:
     """Log of the absolute value of the gamma function."""
     (xa,) = promote_args_inexact("gammaln", x)
     return lax.lgamma(xa)
 
 
+@jitted()
 def loggamma(x: ArrayLike) -> Array:
     """``log(gamma(x))`` for real ``x`` (as ``gammaln``; NaN where gamma is negative)."""
     (xa,) = promote_args_inexact("loggamma", x)
     return jnp.where(xa > 0, lax.lgamma(xa), np.nan)
 
 
+@jitted()
 def digamma(x: ArrayLike) -> Array:
     """Logarithmic derivative of the gamma function."""
     (xa,) = promote_args_inexact("digamma", x)
@@ -358,12 +373,14 @@ def gammasgn(x: ArrayLike) -> Array:
     return jnp.where(pole, np.nan, jnp.where(minus, -1.0, 1.0)).astype(xa.dtype)
 
 
+@jitted()
 def gamma(x: ArrayLike) -> Array:
     """The gamma function, ``gammasgn(x) * exp(gammaln(x))``."""
     (xa,) = promote_args_inexact("gamma", x)
     return gammasgn(xa) * lax.exp(lax.lgamma(xa))
 
 
+@jitted()
 def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     """Log of the absolute value of the beta function."""
     aa, ba = promote_args_inexact("betaln", a, b)
@@ -378,12 +395,14 @@ def _check_real(name: str, x: Array) -> None:
         raise ValueError(f"Unsupported input type to jax.scipy.special.{name}: {x.dtype}")
 
 
+@jitted()
 def i0e(x: ArrayLike) -> Array:
     """Exponentially scaled modified Bessel function of order 0, ``exp(-|x|) I0(x)``."""
     (xa,) = promote_args_inexact("i0e", x)
     return lax.bessel_i0e(xa)
 
 
+@jitted()
 def i1e(x: ArrayLike) -> Array:
     """Exponentially scaled modified Bessel function of order 1, ``exp(-|x|) I1(x)``."""
     (xa,) = promote_args_inexact("i1e", x)
@@ -439,6 +458,7 @@ def _i0_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array
     return _i0(x), lax.mul(t, _i1(x))
 
 
+@jitted()
 def i0(x: ArrayLike) -> Array:
     """Modified Bessel function of order 0."""
     (xa,) = promote_args_inexact("i0", x)
@@ -446,6 +466,7 @@ def i0(x: ArrayLike) -> Array:
     return _i0(xa)
 
 
+@jitted()
 def i1(x: ArrayLike) -> Array:
     """Modified Bessel function of order 1."""
     (xa,) = promote_args_inexact("i1", x)
@@ -460,12 +481,14 @@ def _broadcast_args(name: str, *args: ArrayLike) -> list[Array]:
     return [ensure_array(a) for a in jnp.broadcast_arrays(*promote_args_inexact(name, *args))]
 
 
+@jitted()
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
     """Regularized lower incomplete gamma function ``P(a, x)`` (``lax.igamma``)."""
     aa, xa = _broadcast_args("gammainc", a, x)
     return lax.igamma(aa, xa)
 
 
+@jitted()
 def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     """Regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)`` (``lax.igammac``)."""
     aa, xa = _broadcast_args("gammaincc", a, x)
@@ -477,6 +500,7 @@ def _no_complex(name: str, x: Array, what: str | None = None) -> None:
         raise ValueError(f"{what or name} does not support complex-valued inputs.")
 
 
+@jitted()
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """Regularized incomplete beta function ``I_x(a, b)`` (``lax.betainc``; differentiable in x)."""
     aa, ba, xa = _broadcast_args("betainc", a, b, x)
@@ -484,6 +508,7 @@ def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     return lax.betainc(aa, ba, xa)
 
 
+@jitted()
 def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """The beta function ``Gamma(a) Gamma(b) / Gamma(a + b)``."""
     aa, ba = promote_args_inexact("beta", a, b)
@@ -540,6 +565,7 @@ def _poch_dm(m_dot: Array, ans: Array, z: Array, m: Array) -> Array:
 _poch.defjvps(_poch_dz, _poch_dm)
 
 
+@jitted()
 def poch(z: ArrayLike, m: ArrayLike) -> Array:
     """Pochhammer's rising factorial ``gamma(z + m) / gamma(z)``."""
     za, ma = promote_args_inexact("poch", z, m)
@@ -555,11 +581,13 @@ def _boxcox(name: str, log: Callable[[Array], Array], x: ArrayLike, lmbda: Array
     return jnp.where(is_zero, log_x, jnp.expm1(safe * log_x) / safe)
 
 
+@jitted()
 def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform ``(x**lmbda - 1) / lmbda`` (``log(x)`` at ``lmbda == 0``)."""
     return _boxcox("boxcox", jnp.log, x, lmbda)
 
 
+@jitted()
 def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform of ``1 + x``."""
     return _boxcox("boxcox1p", jnp.log1p, x, lmbda)
@@ -648,6 +676,7 @@ def _zeta_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tu
     return out, t_out * jnp.where(jnp.isnan(out), np.nan, 1.0).astype(out.dtype)
 
 
+@jitted()
 def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
     """The Hurwitz zeta function ``sum_n (n + q)^-x``; ``q=None`` (Riemann zeta) is not implemented."""
     if q is None:

@@ -13,6 +13,7 @@ import numpy as np
 import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src.lax.linalg import decompositions as lax_linalg
+from jax_core._src.numpy.util import jitted
 from jax_core._src.scipy.special import (
     betainc,
     betaln,
@@ -35,6 +36,7 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 # -- norm ------------------------------------------------------------------------------------------
 
 
+@jitted()
 def norm_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal log density."""
     xa, la, sa = promote_args_inexact("norm.logpdf", x, loc, scale)
@@ -42,41 +44,48 @@ def norm_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
     return -0.5 * z * z - _LOG_SQRT_2PI - jnp.log(sa)
 
 
+@jitted()
 def norm_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal density."""
     return jnp.exp(norm_logpdf(x, loc, scale))
 
 
+@jitted()
 def norm_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal CDF."""
     xa, la, sa = promote_args_inexact("norm.cdf", x, loc, scale)
     return ndtr((xa - la) / sa)
 
 
+@jitted()
 def norm_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal log CDF."""
     xa, la, sa = promote_args_inexact("norm.logcdf", x, loc, scale)
     return log_ndtr((xa - la) / sa)
 
 
+@jitted()
 def norm_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal survival function ``1 - cdf``."""
     xa, la, sa = promote_args_inexact("norm.sf", x, loc, scale)
     return ndtr((la - xa) / sa)
 
 
+@jitted()
 def norm_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal log survival function."""
     xa, la, sa = promote_args_inexact("norm.logsf", x, loc, scale)
     return log_ndtr((la - xa) / sa)
 
 
+@jitted()
 def norm_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal quantile function (inverse CDF)."""
     qa, la, sa = promote_args_inexact("norm.ppf", q, loc, scale)
     return ndtri(qa) * sa + la
 
 
+@jitted()
 def norm_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal inverse survival function."""
     qa, la, sa = promote_args_inexact("norm.isf", q, loc, scale)
@@ -86,6 +95,7 @@ def norm_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 # -- expon -----------------------------------------------------------------------------------------
 
 
+@jitted()
 def expon_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential log density (``-inf`` below ``loc``)."""
     xa, la, sa = promote_args_inexact("expon.logpdf", x, loc, scale)
@@ -93,11 +103,13 @@ def expon_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
     return jnp.where(y < 0, -np.inf, -y - jnp.log(sa))
 
 
+@jitted()
 def expon_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential density."""
     return jnp.exp(expon_logpdf(x, loc, scale))
 
 
+@jitted()
 def expon_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential CDF."""
     xa, la, sa = promote_args_inexact("expon.cdf", x, loc, scale)
@@ -105,16 +117,19 @@ def expon_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     return jnp.where(y < 0, 0.0, -jnp.expm1(-jnp.maximum(y, 0))).astype(y.dtype)
 
 
+@jitted()
 def expon_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential log CDF."""
     return jnp.log(expon_cdf(x, loc, scale))
 
 
+@jitted()
 def expon_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential survival function."""
     return jnp.exp(expon_logsf(x, loc, scale))
 
 
+@jitted()
 def expon_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential log survival function."""
     xa, la, sa = promote_args_inexact("expon.logsf", x, loc, scale)
@@ -122,6 +137,7 @@ def expon_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
     return jnp.where(y < 0, 0.0, -y).astype(y.dtype)
 
 
+@jitted()
 def expon_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Exponential quantile function."""
     qa, la, sa = promote_args_inexact("expon.ppf", q, loc, scale)
@@ -131,17 +147,20 @@ def expon_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 # -- laplace ---------------------------------------------------------------------------------------
 
 
+@jitted()
 def laplace_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Laplace log density."""
     xa, la, sa = promote_args_inexact("laplace.logpdf", x, loc, scale)
     return -jnp.abs((xa - la) / sa) - math.log(2.0) - jnp.log(sa)
 
 
+@jitted()
 def laplace_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Laplace density."""
     return jnp.exp(laplace_logpdf(x, loc, scale))
 
 
+@jitted()
 def laplace_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Laplace CDF."""
     xa, la, sa = promote_args_inexact("laplace.cdf", x, loc, scale)
@@ -153,6 +172,7 @@ def laplace_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
 # -- logistic --------------------------------------------------------------------------------------
 
 
+@jitted()
 def logistic_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Logistic log density."""
     xa, la, sa = promote_args_inexact("logistic.logpdf", x, loc, scale)
@@ -160,29 +180,34 @@ def logistic_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> A
     return -y - 2 * jnp.log1p(jnp.exp(-y)) - jnp.log(sa)
 
 
+@jitted()
 def logistic_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Logistic density."""
     return jnp.exp(logistic_logpdf(x, loc, scale))
 
 
+@jitted()
 def logistic_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Logistic CDF."""
     xa, la, sa = promote_args_inexact("logistic.cdf", x, loc, scale)
     return lax.logistic((xa - la) / sa)
 
 
+@jitted()
 def logistic_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Logistic survival function."""
     xa, la, sa = promote_args_inexact("logistic.sf", x, loc, scale)
     return lax.logistic((la - xa) / sa)
 
 
+@jitted()
 def logistic_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Logistic quantile function."""
     qa, la, sa = promote_args_inexact("logistic.ppf", q, loc, scale)
     return jnp.log(qa / (1 - qa)) * sa + la
 
 
+@jitted()
 def logistic_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Logistic inverse survival function."""
     qa, la, sa = promote_args_inexact("logistic.isf", q, loc, scale)
@@ -192,23 +217,27 @@ def logistic_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
 # -- uniform ---------------------------------------------------------------------------------------
 
 
+@jitted()
 def uniform_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Uniform log density on ``[loc, loc + scale]``."""
     xa, la, sa = promote_args_inexact("uniform.logpdf", x, loc, scale)
     return jnp.where((xa < la) | (xa > la + sa), -np.inf, -jnp.log(sa) + 0 * xa).astype(xa.dtype)
 
 
+@jitted()
 def uniform_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Uniform density."""
     return jnp.exp(uniform_logpdf(x, loc, scale))
 
 
+@jitted()
 def uniform_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Uniform CDF."""
     xa, la, sa = promote_args_inexact("uniform.cdf", x, loc, scale)
     return jnp.clip((xa - la) / sa, 0, 1)
 
 
+@jitted()
 def uniform_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Uniform quantile function."""
     qa, la, sa = promote_args_inexact("uniform.ppf", q, loc, scale)
@@ -218,6 +247,7 @@ def uniform_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
 # -- discrete --------------------------------------------------------------------------------------
 
 
+@jitted()
 def bernoulli_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Bernoulli log probability mass (``-inf`` outside {0, 1})."""
     ka, pa, la = promote_args_inexact("bernoulli.logpmf", k, p, loc)
@@ -226,23 +256,27 @@ def bernoulli_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     return jnp.where((kk < 0) | (kk > 1), -np.inf, out)  # weak if out is (as JAX)
 
 
+@jitted()
 def bernoulli_pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Bernoulli probability mass."""
     return jnp.exp(bernoulli_logpmf(k, p, loc))
 
 
+@jitted()
 def bernoulli_cdf(k: ArrayLike, p: ArrayLike) -> Array:
     """Bernoulli CDF."""
     ka, pa = promote_args_inexact("bernoulli.cdf", k, p)
     return jnp.where(ka < 0, 0.0, jnp.where(ka < 1, 1 - pa, 1.0)).astype(pa.dtype)
 
 
+@jitted()
 def bernoulli_ppf(q: ArrayLike, p: ArrayLike) -> Array:
     """Bernoulli quantile function."""
     qa, pa = promote_args_inexact("bernoulli.ppf", q, p)
     return jnp.where((qa < 0) | (qa > 1), np.nan, jnp.where(qa <= 1 - pa, 0.0, 1.0)).astype(qa.dtype)
 
 
+@jitted()
 def poisson_logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Poisson log probability mass (``-inf`` below ``loc`` and at non-integers)."""
     ka, ma, la = promote_args_inexact("poisson.logpmf", k, mu, loc)
@@ -251,6 +285,7 @@ def poisson_logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     return jnp.where((x < 0) | (x != jnp.round(x)), -np.inf, out)  # weak if out is (as JAX)
 
 
+@jitted()
 def poisson_pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Poisson probability mass."""
     return jnp.exp(poisson_logpmf(k, mu, loc))
@@ -259,6 +294,7 @@ def poisson_pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
 # -- continuous with shape parameters --------------------------------------------------------------
 
 
+@jitted()
 def beta_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Beta log density (``-inf`` outside ``[0, 1]`` after shifting and scaling)."""
     xa, aa, ba, la, sa = promote_args_inexact("beta.logpdf", x, a, b, loc, scale)
@@ -267,11 +303,13 @@ def beta_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, sc
     return jnp.where((y < 0) | (y > 1), -np.inf, out).astype(out.dtype)
 
 
+@jitted()
 def beta_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Beta density."""
     return jnp.exp(beta_logpdf(x, a, b, loc, scale))
 
 
+@jitted()
 def gamma_logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Gamma log density (``-inf`` below ``loc``)."""
     xa, aa, la, sa = promote_args_inexact("gamma.logpdf", x, a, loc, scale)
@@ -281,11 +319,13 @@ def gamma_logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLik
     return jnp.where(ok, out, -np.inf).astype(out.dtype)
 
 
+@jitted()
 def gamma_pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Gamma density."""
     return jnp.exp(gamma_logpdf(x, a, loc, scale))
 
 
+@jitted()
 def t_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Student's t log density."""
     xa, da, la, sa = promote_args_inexact("t.logpdf", x, df, loc, scale)
@@ -295,6 +335,7 @@ def t_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
     return norm - half * jnp.log1p(y * y / da)
 
 
+@jitted()
 def t_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Student's t density."""
     return jnp.exp(t_logpdf(x, df, loc, scale))
@@ -308,39 +349,46 @@ def _clamp01(y: Array, hi: float) -> Array:
     return lax.clamp(np.zeros((), y.dtype), y, np.asarray(hi, y.dtype))
 
 
+@jitted()
 def beta_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Beta CDF ``I_y(a, b)`` of ``y = (x - loc) / scale`` clamped to ``[0, 1]``."""
     xa, aa, ba, la, sa = promote_args_inexact("beta.cdf", x, a, b, loc, scale)
     return betainc(aa, ba, _clamp01(lax.div(lax.sub(xa, la), sa), 1.0))
 
 
+@jitted()
 def beta_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Log of the beta CDF."""
     return lax.log(beta_cdf(x, a, b, loc, scale))
 
 
+@jitted()
 def beta_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Beta survival function ``I_{1-y}(b, a)``."""
     xa, aa, ba, la, sa = promote_args_inexact("beta.sf", x, a, b, loc, scale)
     return betainc(ba, aa, 1 - _clamp01(lax.div(lax.sub(xa, la), sa), 1.0))
 
 
+@jitted()
 def beta_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Log of the beta survival function."""
     return lax.log(beta_sf(x, a, b, loc, scale))
 
 
+@jitted()
 def gamma_cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Gamma CDF ``P(a, y)`` of ``y = (x - loc) / scale`` (0 below ``loc``)."""
     xa, aa, la, sa = promote_args_inexact("gamma.cdf", x, a, loc, scale)
     return gammainc(aa, _clamp01(lax.div(lax.sub(xa, la), sa), np.inf))
 
 
+@jitted()
 def gamma_logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Log of the gamma CDF."""
     return lax.log(gamma_cdf(x, a, loc, scale))
 
 
+@jitted()
 def gamma_sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Gamma survival function ``Q(a, y)`` (1 below ``loc``)."""
     xa, aa, la, sa = promote_args_inexact("gamma.sf", x, a, loc, scale)
@@ -349,6 +397,7 @@ def gamma_sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 
     return jnp.where(y < 0, jnp.ones_like(q), q)
 
 
+@jitted()
 def gamma_logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Log of the gamma survival function."""
     return lax.log(gamma_sf(x, a, loc, scale))
@@ -391,6 +440,7 @@ def chi2_logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike
     return lax.log(chi2_sf(x, df, loc, scale))
 
 
+@jitted()
 def poisson_cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Poisson CDF ``Q(floor(k - loc) + 1, mu)`` (0 below ``loc``)."""
     ka, ma, la = promote_args_inexact("poisson.logpmf", k, mu, loc)

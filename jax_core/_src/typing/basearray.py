@@ -313,6 +313,7 @@ class Array(abc.ABC):
             keepdims: bool = False,
             *,
             where: ArrayLike | None = None,
+            mean: ArrayLike | None = None,
             correction: int | float | None = None,
         ) -> Array:
             """The standard deviation over ``axis``."""
@@ -326,6 +327,7 @@ class Array(abc.ABC):
             keepdims: bool = False,
             *,
             where: ArrayLike | None = None,
+            mean: ArrayLike | None = None,
             correction: int | float | None = None,
         ) -> Array:
             """The variance over ``axis``."""

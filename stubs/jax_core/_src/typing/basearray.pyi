@@ -168,9 +168,9 @@ class Array(abc.ABC, metaclass=abc.ABCMeta):
         """The complex conjugate."""
     def conjugate(self) -> Array:
         """The complex conjugate."""
-    def std(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False, *, where: ArrayLike | None = None, correction: int | float | None = None) -> Array:
+    def std(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False, *, where: ArrayLike | None = None, mean: ArrayLike | None = None, correction: int | float | None = None) -> Array:
         """The standard deviation over ``axis``."""
-    def var(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False, *, where: ArrayLike | None = None, correction: int | float | None = None) -> Array:
+    def var(self, axis: int | Sequence[int] | None = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0, keepdims: bool = False, *, where: ArrayLike | None = None, mean: ArrayLike | None = None, correction: int | float | None = None) -> Array:
         """The variance over ``axis``."""
     def ptp(self, axis: int | Sequence[int] | None = None, out: None = None, keepdims: bool = False) -> Array:
         """Peak to peak (max - min) over ``axis``."""
