@@ -16,7 +16,7 @@ from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
-from jax_core._src.numpy.util import check_arraylike, ensure_array, jitted, user_dtype
+from jax_core._src.numpy.util import check_arraylike, ensure_array, hashable, jitted, user_dtype
 from jax_core._src.runtime.array import device_put_host
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 from jax_core._src.typing.basearray import Array
@@ -146,9 +146,17 @@ def _fill_shape(shape: ShapeLike, name: str) -> tuple[int, ...]:
         raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, got {dims}.") from None
 
 
-@jitted(static=("shape", "dtype", "value"))
 def _constant(shape: tuple[int, ...], dtype: np.dtype[Any], value: int) -> Array:
-    """``zeros``/``ones``: eagerly one cached executable per shape and dtype (no host transfer)."""
+    """``zeros``/``ones``: eagerly one cached executable per shape and dtype (no host transfer).
+    XLA:CPU aborts compiling a float6 constant, so those broadcast a transferred scalar instead."""
+    if dtype.name.startswith("float6"):
+        return full(shape, np.asarray(value, dtype), dtype)
+    out: Array = _constant_staged(shape, dtype, value)
+    return out
+
+
+@jitted(static=("shape", "dtype", "value"))
+def _constant_staged(shape: tuple[int, ...], dtype: np.dtype[Any], value: int) -> Array:
     return full(shape, np.asarray(value, dtype), dtype)
 
 
@@ -163,6 +171,15 @@ def _like_shape(a: ArrayLike, shape: ShapeLike | None) -> tuple[int, ...]:
 
 def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
     """An array shaped like ``a`` (and of its dtype by default) filled with ``fill_value``."""
+    key = shape if shape is None or isinstance(shape, (int, np.integer)) else tuple(shape)
+    float6 = "float6" in str(dtype) or str(getattr(get_aval(a), "dtype", "")).startswith("float6")
+    if hashable(dtype, key) and not float6:  # (XLA:CPU aborts compiling float6 constants)
+        out_: Array = _full_like_staged(a, fill_value, dtype, key)
+        return out_
+    return _full_like(a, fill_value, dtype, shape)
+
+
+def _full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
     check_arraylike("full_like", a)
     aval = get_aval(a)
     dt = user_dtype(dtype, "full_like") or aval.dtype
@@ -172,6 +189,9 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
         assert isinstance(weak, Array)
         return weak
     return out
+
+
+_full_like_staged = jitted(static=("dtype", "shape"))(_full_like)
 
 
 def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:

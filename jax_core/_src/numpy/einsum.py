@@ -16,7 +16,7 @@ import numpy as np
 
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.numpy import shape as jshape
-from jax_core._src.numpy.util import check_arraylike, ensure_array, promote_dtypes
+from jax_core._src.numpy.util import check_arraylike, ensure_array, hashable, jitted, promote_dtypes
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
@@ -168,6 +168,13 @@ def einsum(
         spec, ops = subscripts, list(operands)
     else:
         spec, ops = _sublist_to_spec((subscripts, *operands))
+    if hashable(spec, optimize, precision, preferred_element_type):  # eagerly one executable
+        out_: Array = _einsum_staged(ops, spec, optimize, precision, preferred_element_type)
+        return out_
+    return _einsum(ops, spec, optimize, precision, preferred_element_type)
+
+
+def _einsum(ops: list[Any], spec: str, optimize: Any, precision: Any, preferred_element_type: DTypeLike | None) -> Array:
     check_arraylike("einsum", *ops)
     arrs = [ensure_array(a) for a in promote_dtypes(*ops)]
     labels, out_labels = _parse(spec, [a.shape for a in arrs])
@@ -207,6 +214,9 @@ def einsum(
     if preferred_element_type is not None and result.dtype != np.dtype(preferred_element_type):
         result = lax.convert_element_type(result, preferred_element_type)
     return result
+
+
+_einsum_staged = jitted(static=("spec", "optimize", "precision", "preferred_element_type"))(_einsum)
 
 
 def einsum_path(subscripts: str, /, *operands: ArrayLike, optimize: str | bool | list[Any] = "auto") -> tuple[list[Any], str]:

@@ -686,8 +686,14 @@ def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: 
 
 def unravel_index(indices: ArrayLike, shape: Sequence[int]) -> tuple[Array, ...]:
     """The coordinates in ``shape`` of flat ``indices`` (out-of-range indices are clipped)."""
-    idx = _index_array("unravel_index", indices)
     dims = tuple(int(s) for s in shape)
+    out: tuple[Array, ...] = _unravel_index(indices, dims)
+    return out
+
+
+@jitted(static=("dims",))
+def _unravel_index(indices: ArrayLike, dims: tuple[int, ...]) -> tuple[Array, ...]:
+    idx = _index_array("unravel_index", indices)
     total = int(np.prod(dims, dtype=np.int64))
     idx = lax.max(lax.min(_wrap_negative(idx, total), np.asarray(builtins.max(total - 1, 0), idx.dtype)), np.zeros((), idx.dtype))
     return tuple(_unravel(idx, dims)) if dims else ()

@@ -19,6 +19,7 @@ from jax_core._src.numpy.util import (
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    hashable,
     jitted,
     promote_dtypes_inexact,
     promote_shapes,
@@ -194,7 +195,18 @@ def average(
 def average(
     a: ArrayLike, axis: int | Sequence[int] | None = None, weights: ArrayLike | None = None, returned: bool = False, keepdims: bool = False
 ) -> Array | tuple[Array, Array]:
-    """Weighted mean over ``axis`` (``(mean, sum of weights)`` with ``returned``)."""
+    """Weighted mean over ``axis`` (``(mean, sum of weights)`` with ``returned``); eagerly one
+    executable (JAX's ``_average`` is a JAX_EARLY jit)."""
+    key = axis if axis is None or isinstance(axis, (int, np.integer)) else tuple(axis)
+    if hashable(key, returned, keepdims):
+        out: Array | tuple[Array, Array] = _average_staged(a, key, weights, returned, keepdims)
+        return out
+    return _average(a, axis, weights, returned, keepdims)
+
+
+def _average(
+    a: ArrayLike, axis: int | Sequence[int] | None = None, weights: ArrayLike | None = None, returned: bool = False, keepdims: bool = False
+) -> Array | tuple[Array, Array]:
     check_arraylike("average", a)
     x = ensure_array(a)
     if weights is None:
@@ -221,6 +233,9 @@ def average(
     wsum = red.sum(w, axis, keepdims=keepdims)
     avg = lax.div(red.sum(lax.mul(x, w), axis, keepdims=keepdims), wsum)
     return (avg, wsum) if returned else avg
+
+
+_average_staged = jitted(static=("axis", "returned", "keepdims"))(_average)
 
 
 @jitted(static=('rowvar', 'bias', 'ddof', 'dtype'), inline=False)
