@@ -28,6 +28,7 @@ from jax_core._src.core.errors import (
     UnexpectedTracerError,
 )
 from jax_core._src.core.primitive import Primitive
+from jax_core._src.lib import jax_ext
 from jax_core._src.typing.basearray import Array
 
 
@@ -234,6 +235,13 @@ class _TraceState(threading.local):
 
 _state: _TraceState = _TraceState()
 
+# Part of the C++ jit fast path's cache key, per thread: None while evaluating eagerly, True under
+# any trace. A jitted function called under a trace must stage (or, inlined, trace through) even
+# when none of its arguments is a tracer (``jnp.ones((3, 3))`` has none), so the fast path must
+# not hand back an executable's concrete result there; nothing is cached under True (the Python
+# cache miss returns no fast-path data under a trace).
+_TRACING_KEY: Any = jax_ext.config.Config("jax_core_tracing", None, include_in_jit_key=True, include_in_trace_context=True)
+
 
 def current_trace() -> Trace:
     """The trace that ``bind`` hands primitives to in this thread."""
@@ -245,10 +253,12 @@ def set_current_trace(trace: Trace) -> Generator[None]:
     """Makes ``trace`` current for the duration of a ``with`` block."""
     prev = _state.trace
     _state.trace = trace
+    prev_key = _TRACING_KEY.swap_local(None if trace is eval_trace else True)
     try:
         yield
     finally:
         _state.trace = prev
+        _TRACING_KEY.swap_local(prev_key)
 
 
 def ensure_compile_time_eval() -> contextlib.AbstractContextManager[None]:
