@@ -14,7 +14,7 @@ libraries:
 * pyright: the CLI keeps no cache, so every run is cold.
 
 A second table is the overhead of jax_core's mypy plugin (mypy_plugin/): the same corpus,
-jax_core only, checked with typing/mypy.ini plus ``plugins = mypy_plugin`` against the same
+jax_core only, checked with typing/mypy.ini plus ``plugins = jax_core.mypy_plugin`` against the same
 configuration without it, cold and warm as above, the two interleaved run by run (target
 <= 1.10: the plugin may cost at most 10%). Both sides run the same program, so noise only adds
 time: that table reports the best of the rounds rather than the median.
@@ -149,14 +149,14 @@ def measure_round(
 
 
 def _plugin_configs(dest: Path) -> tuple[Path, Path]:
-    """typing/mypy.ini without and with ``plugins = mypy_plugin``, identical otherwise (absolute
+    """typing/mypy.ini without and with ``plugins = jax_core.mypy_plugin``, identical otherwise (absolute
     paths, so they work from ``dest``)."""
     text = (CORPUS / "mypy.ini").read_text().replace("$MYPY_CONFIG_FILE_DIR/../stubs", str(ROOT / "stubs"))
     if "plugins" in text:
         raise RuntimeError("typing/mypy.ini already names a plugin")
     without, with_plugin = dest / "no-plugin.ini", dest / "plugin.ini"
     without.write_text(text)
-    with_plugin.write_text(text.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1))
+    with_plugin.write_text(text.replace("[mypy]\n", "[mypy]\nplugins = jax_core.mypy_plugin\n", 1))
     return without, with_plugin
 
 

@@ -17,6 +17,7 @@ from jax_core._src.typing import DimSize as DimSize
 from jax_core._src.typing import DType as DType
 from jax_core._src.typing import DTypeLike as DTypeLike
 from jax_core._src.typing import DTypeName as DTypeName
+from jax_core._src.typing import DuckTypedArray as DuckTypedArray
 from jax_core._src.typing import PRNGKeyArray as PRNGKeyArray
 from jax_core._src.typing import Shape as Shape
 from jax_core._src.typing import ShapeLike as ShapeLike

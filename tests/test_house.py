@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 800
-FOLDERS = ("jax_core", "mypy_plugin", "stubs")
+FOLDERS = ("jax_core", "stubs")
 
 
 def _generated(path: Path) -> bool:

@@ -22,7 +22,6 @@ BUILD_INPUTS = [
     "MANIFEST.in",
     "README.md",
     "jax_core",
-    "mypy_plugin",
     "stubs",
 ]
 OVERLAYS = sorted(p.relative_to(STUBS).as_posix() for p in STUBS.rglob("*.pyi"))
@@ -55,14 +54,14 @@ def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
 def test_wheel_is_typed(wheel_names: set[str]) -> None:
     assert "jax_core/py.typed" in wheel_names
     assert "jax_core/__init__.py" in wheel_names
-    assert "mypy_plugin/__init__.py" in wheel_names
+    assert "jax_core/mypy_plugin/__init__.py" in wheel_names
 
 
 def test_wheel_has_every_source_file(wheel_names: set[str]) -> None:
     # A subpackage without __init__.py is silently left out of the wheel; this catches it.
     sources = {
         p.relative_to(ROOT).as_posix()
-        for package in ("jax_core", "mypy_plugin")
+        for package in ("jax_core",)
         for p in (ROOT / package).rglob("*.py")
         if "__pycache__" not in p.parts
     }
@@ -76,7 +75,8 @@ def test_wheel_top_level_is_only_our_packages(wheel_names: set[str]) -> None:
         for name in wheel_names
         if not name.split("/", 1)[0].endswith(".dist-info")
     }
-    assert top == {"jax_core", "mypy_plugin"}
+    # The mypy plugin ships as jax_core.mypy_plugin: no generic top-level `mypy_plugin` module.
+    assert top == {"jax_core"}
 
 
 @pytest.mark.parametrize(

@@ -115,7 +115,7 @@ def _mypy_examples(plugin: bool) -> list[Diagnostic]:
     # The same configuration without the plugin (mypy has no flag that removes one).
     with tempfile.TemporaryDirectory(prefix="typecheck-examples-") as tmp:
         ini = Path(tmp) / "mypy.ini"
-        text = MYPY_INI.read_text().replace("plugins = mypy_plugin\n", "")
+        text = MYPY_INI.read_text().replace("plugins = jax_core.mypy_plugin\n", "")
         ini.write_text(text.replace("$MYPY_CONFIG_FILE_DIR/..", str(ROOT)))
         return run_mypy(
             ["--config-file", str(ini), "--cache-dir", str(CACHE / "examples-noplugin"), *files]

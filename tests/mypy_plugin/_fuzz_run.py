@@ -1,7 +1,7 @@
 """Running mypy with the jax_core plugin over a directory of generated modules (test_fuzz.py).
 
 The configuration is the typing corpus's (typing/mypy.ini: strict, jax_core analysed silently)
-plus ``plugins = mypy_plugin``; the plugin's exceptions are raised, not swallowed
+plus ``plugins = jax_core.mypy_plugin``; the plugin's exceptions are raised, not swallowed
 (``JAX_CORE_MYPY_PLUGIN_DEBUG=1``), so any bug in a hook ends the run with an internal error.
 """
 
@@ -21,12 +21,12 @@ CORPUS_INI = ROOT / "typing" / "mypy.ini"
 
 
 def snapshot(dest: Path) -> Path:
-    """A copy of this checkout's jax_core, mypy_plugin and stubs under ``dest``: every run of a
+    """A copy of this checkout's jax_core (with its mypy plugin) and stubs under ``dest``: every run of a
     session checks against the same library and plugin even while the working tree changes (a
     changed plugin or library would make mypy re-analyse jax_core in some runs and read it from
     the cache in others, which prints some types differently)."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("jax_core", "mypy_plugin", "stubs"):
+    for name in ("jax_core", "stubs"):
         shutil.copytree(ROOT / name, dest / name, ignore=ignore)
     return dest
 
@@ -37,8 +37,8 @@ def write_config(dest: Path, src: Path = ROOT, plugin: bool = True) -> Path:
     text = CORPUS_INI.read_text()
     text = text.replace("$MYPY_CONFIG_FILE_DIR/../stubs", str(src / "stubs"))
     if plugin:
-        text = text.replace("[mypy]\n", "[mypy]\nplugins = mypy_plugin\n", 1)
-        if "plugins = mypy_plugin" not in text:
+        text = text.replace("[mypy]\n", "[mypy]\nplugins = jax_core.mypy_plugin\n", 1)
+        if "plugins = jax_core.mypy_plugin" not in text:
             raise AssertionError(f"no [mypy] section in {CORPUS_INI}")
     path = dest / ("mypy.ini" if plugin else "mypy-no-plugin.ini")
     path.write_text(text)

@@ -56,7 +56,7 @@ jax.grad(loss_n, argnums=1)
 
 # jax-in-axes
 jax.vmap(f, in_axes=(0, None, 0))
-jax.vmap(f, in_axes=[0, None])
+jax.vmap(f, in_axes=[0, None, 0])
 jax.vmap(f, in_axes=(0, "n"))
 
 
@@ -75,6 +75,17 @@ def clip_bwd(bound: Array, g: Array) -> Array:
 
 
 clip.defvjp(clip_fwd, clip_bwd)
+
+
+def clip_fwd_short(x: Array) -> tuple[Array, Array]:
+    return x, x
+
+
+def clip_bwd_pair(bound: Array, g: Array) -> tuple[Array, Array]:
+    return g, bound
+
+
+clip.defvjp(clip_fwd_short, clip_bwd_pair)
 
 
 @jax.custom_jvp

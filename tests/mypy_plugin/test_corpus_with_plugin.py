@@ -1,6 +1,6 @@
 """The typing corpus (typing/{pass,fail,reveal}) under mypy with the plugin.
 
-One mypy run with typing/mypy-plugin.ini (typing/mypy.ini plus ``plugins = mypy_plugin``) over
+One mypy run with typing/mypy-plugin.ini (typing/mypy.ini plus ``plugins = jax_core.mypy_plugin``) over
 the whole corpus, read with the corpus's own marker scheme (tests/typing/_markers.py). The
 plugin may only improve on the annotations, so what the corpus guarantees without it must hold:
 
@@ -183,7 +183,7 @@ def test_config_is_the_corpus_config_plus_the_plugin() -> None:
         return {s: dict(parser[s]) for s in parser.sections()}
 
     with_plugin = sections(PLUGIN_CONFIG)
-    assert with_plugin["mypy"].pop("plugins") == "mypy_plugin"
+    assert with_plugin["mypy"].pop("plugins") == "jax_core.mypy_plugin"
     assert with_plugin == sections(CORPUS / "mypy.ini")
 
 

@@ -25,7 +25,7 @@ def _tool() -> ModuleType:
 def test_mistakes_mark_every_plugin_check() -> None:
     """mistakes.py shows each of the plugin's error codes at least once."""
     tool = _tool()
-    from mypy_plugin import _errors
+    from jax_core.mypy_plugin import _errors
 
     marked = set[str]().union(*tool.markers().values())
     codes = {code.code for code in _errors.ALL}

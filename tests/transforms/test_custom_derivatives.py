@@ -190,3 +190,45 @@ def test_custom_vjp_with_an_argument_not_differentiated() -> None:
     scale.defvjp(lambda x, k: (x * k, (x, k)), lambda r, g: (g * r[1], g * r[0]))
     assert float(jax.grad(scale, argnums=1)(2.0, 3.0)) == 2.0
     assert float(jax.grad(scale)(2.0, 3.0)) == 3.0
+
+
+def test_rules_get_the_defaulted_arguments() -> None:
+    # As JAX resolves them: the function's defaults are applied before fwd / the jvp rule run,
+    # so rules are written with every parameter (and without the defaults).
+    @jax.custom_vjp
+    def safe_norm(x: Any, eps: float = 1e-6) -> Any:
+        return jnp.sqrt(jnp.sum(x * x) + eps)
+
+    def fwd(x: Any, eps: float) -> tuple[Any, Any]:
+        n = safe_norm(x, eps)
+        return n, (x, n)
+
+    def bwd(res: Any, g: Any) -> tuple[Any, None]:
+        x, n = res
+        return g * x / n, None
+
+    safe_norm.defvjp(fwd, bwd)
+    np.testing.assert_allclose(jax.grad(safe_norm)(jnp.ones(3)), np.full(3, 1 / np.sqrt(3)), rtol=1e-6)
+    np.testing.assert_allclose(
+        jax.grad(lambda v: safe_norm(v, eps=1.0))(jnp.ones(3)), np.full(3, 0.5), rtol=1e-6
+    )
+
+    @jax.custom_jvp
+    def scale(x: Any, k: float = 2.0) -> Any:
+        return x * k
+
+    @scale.defjvp
+    def scale_jvp(primals: Any, tangents: Any) -> Any:
+        (x, k), (dx, _) = primals, tangents
+        return scale(x, k), dx * k
+
+    assert jax.jvp(scale, (1.0,), (1.0,)) == (2.0, 2.0)
+
+    def keyword_only(x: Any, *, k: float = 2.0) -> Any:
+        return x * k
+
+    kw = jax.custom_jvp(keyword_only)
+    kw.defjvp(lambda p, t: (kw(*p), t[0]))
+    assert kw(1.0) == 2.0
+    with pytest.raises(TypeError, match="could not be resolved to positions: k"):
+        kw(1.0, k=3.0)

@@ -1,8 +1,12 @@
-"""Running mypy and pyright over a set of files and parsing what they report.
+"""Running mypy, pyright, pyrefly and ty over a set of files and parsing what they report.
 
-Shared by the corpus harness (test_corpus.py) and the installed-wheel test (test_wheel_types.py).
-Both checkers are started at once and run side by side; each reports ``Diagnostic``s keyed by
-absolute file path.
+Shared by the corpus harness (test_corpus.py, all four checkers) and the installed-wheel test
+(test_wheel_types.py, mypy and pyright). The checkers asked for are started at once and run side
+by side; each reports ``Diagnostic``s keyed by absolute file path.
+
+Output formats: mypy's one-line text, pyright ``--outputjson``, pyrefly ``--output-format json``
+and ty ``--output-format gitlab`` (a JSON list; its severity ``major`` is an error, ``minor`` a
+warning, and both count as errors here, as mypy's and pyright's warnings do).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CHECKERS = ("mypy", "pyright")
+CHECKERS = ("mypy", "pyright", "pyrefly", "ty")
 
 _MYPY_LINE = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|warning|note): (?P<message>.*?)"
@@ -59,6 +63,8 @@ def _env() -> dict[str, str]:
     env.pop("MYPYPATH", None)
     env["PYRIGHT_PYTHON_IGNORE_WARNINGS"] = "1"  # the pip wrapper's "new version" notice
     env["NO_COLOR"] = "1"
+    for name in ("PYREFLY_CONFIG", "TY_CONFIG_FILE", "TY_OUTPUT_FORMAT"):
+        env.pop(name, None)  # the commands say which configuration and format
     return env
 
 
@@ -87,6 +93,48 @@ def pyright_command(config: Path, targets: Sequence[str], python: str) -> list[s
     cmd = [sys.executable, "-m", "pyright", "--outputjson", "--pythonpath", python]
     cmd += ["-p", str(config)]
     return [*cmd, *targets]
+
+
+def pyrefly_command(config: Path, targets: Sequence[str], python: str) -> list[str]:
+    # -c: that configuration and no other (no search for pyproject.toml, so no migration of its
+    # [tool.mypy]); the interpreter gives site-packages, as --python-executable does for mypy.
+    return [
+        sys.executable,
+        "-m",
+        "pyrefly",
+        "check",
+        "--config",
+        str(config),
+        "--python-interpreter-path",
+        python,
+        "--output-format",
+        "json",
+        "--summary=none",
+        "--progress-bar",
+        "no",
+        "--color",
+        "never",
+        *targets,
+    ]
+
+
+def ty_command(config: Path, targets: Sequence[str], python: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "ty",
+        "check",
+        "--config-file",
+        str(config),
+        "--python",
+        python,
+        "--output-format",
+        "gitlab",
+        "--no-progress",
+        "--color",
+        "never",
+        *targets,
+    ]
 
 
 def parse_mypy(run: CheckerRun, cwd: Path, returncode: int, stdout: str, stderr: str) -> None:
@@ -122,6 +170,56 @@ def parse_pyright(run: CheckerRun, returncode: int, stdout: str, stderr: str) ->
         )
 
 
+_PYREFLY_SEVERITY = {
+    "error": "error",
+    "warn": "warning",
+    "warning": "warning",
+    "info": "information",
+}
+
+
+def parse_pyrefly(run: CheckerRun, cwd: Path, returncode: int, stdout: str, stderr: str) -> None:
+    run.raw = stdout + stderr
+    try:
+        report = json.loads(stdout)
+    except json.JSONDecodeError:
+        run.failure = f"pyrefly gave no JSON (exit {returncode}):\n{run.raw[-4000:]}"
+        return
+    if returncode not in (0, 1):
+        run.failure = f"pyrefly exited with {returncode}:\n{run.raw[-4000:]}"
+        return
+    for err in report.get("errors", []):
+        path = str((cwd / err["path"]).resolve())
+        message = err.get("concise_description") or err.get("description", "")
+        severity = _PYREFLY_SEVERITY.get(err.get("severity", "error"), "information")
+        run.by_file[path].append(Diagnostic(int(err["line"]), severity, message, err.get("name")))
+
+
+_TY_SEVERITY = {"blocker": "error", "critical": "error", "major": "error", "minor": "warning"}
+
+
+def parse_ty(run: CheckerRun, cwd: Path, returncode: int, stdout: str, stderr: str) -> None:
+    run.raw = stdout + stderr
+    try:
+        report = json.loads(stdout)
+    except json.JSONDecodeError:
+        run.failure = f"ty gave no JSON (exit {returncode}):\n{run.raw[-4000:]}"
+        return
+    if returncode not in (0, 1) or not isinstance(report, list):
+        run.failure = f"ty exited with {returncode}:\n{run.raw[-4000:]}"
+        return
+    for diag in report:
+        code = diag.get("check_name")
+        message = diag.get("description", "")
+        if code and message.startswith(f"{code}: "):
+            message = message[len(code) + 2 :]
+        location = diag.get("location", {})
+        line = location.get("positions", {}).get("begin", {}).get("line", -1)
+        path = str((cwd / location.get("path", "")).resolve())
+        severity = _TY_SEVERITY.get(diag.get("severity", ""), "information")
+        run.by_file[path].append(Diagnostic(int(line), severity, message, code))
+
+
 def run_checkers(
     *,
     cwd: Path,
@@ -129,18 +227,51 @@ def run_checkers(
     pyright_config: Path,
     targets: Sequence[str],
     cache_dir: Path,
+    pyrefly_config: Path | None = None,
+    ty_config: Path | None = None,
+    checkers: Sequence[str] | None = None,
     python: str = sys.executable,
     timeout: float = 240,
     extra_env: dict[str, str] | None = None,
 ) -> dict[str, CheckerRun]:
-    """Runs mypy and pyright concurrently on ``targets`` (paths relative to ``cwd``)."""
+    """Runs the checkers concurrently on ``targets`` (paths relative to ``cwd``).
+
+    ``checkers`` picks them (a subset of CHECKERS); by default, every checker whose configuration
+    is given: mypy and pyright always, pyrefly and ty when ``pyrefly_config`` / ``ty_config`` is
+    (the corpus gives all four; the wheel test, mypy and pyright only, at no extra cost).
+    """
     import time
 
-    env = {**_env(), **(extra_env or {})}
-    commands = {
-        "mypy": mypy_command(mypy_config, targets, cache_dir, python),
-        "pyright": pyright_command(pyright_config, targets, python),
+    configs = {
+        "mypy": mypy_config,
+        "pyright": pyright_config,
+        "pyrefly": pyrefly_config,
+        "ty": ty_config,
     }
+    if checkers is None:
+        checkers = [name for name in CHECKERS if configs[name] is not None]
+    unknown = [name for name in checkers if name not in CHECKERS]
+    if unknown:
+        raise ValueError(f"unknown checkers {unknown}; known: {CHECKERS}")
+    missing = [name for name in checkers if configs[name] is None]
+    if missing:
+        raise ValueError(f"no configuration given for {missing}")
+
+    def command(name: str, config: Path) -> list[str]:
+        if name == "mypy":
+            return mypy_command(config, targets, cache_dir, python)
+        if name == "pyright":
+            return pyright_command(config, targets, python)
+        if name == "pyrefly":
+            return pyrefly_command(config, targets, python)
+        return ty_command(config, targets, python)
+
+    env = {**_env(), **(extra_env or {})}
+    commands: dict[str, list[str]] = {}
+    for name in checkers:
+        config = configs[name]
+        assert config is not None
+        commands[name] = command(name, config)
     start = time.perf_counter()
     procs = {
         name: subprocess.Popen(
@@ -162,8 +293,12 @@ def run_checkers(
         runs[name].seconds = time.perf_counter() - start
         if name == "mypy":
             parse_mypy(runs[name], cwd, proc.returncode, stdout, stderr)
-        else:
+        elif name == "pyright":
             parse_pyright(runs[name], proc.returncode, stdout, stderr)
+        elif name == "pyrefly":
+            parse_pyrefly(runs[name], cwd, proc.returncode, stdout, stderr)
+        else:
+            parse_ty(runs[name], cwd, proc.returncode, stdout, stderr)
     return runs
 
 

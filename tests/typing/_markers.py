@@ -1,12 +1,14 @@
 """The marker scheme of the typing corpus and the comparison of markers with what a checker said.
 
 A marker is an end-of-line comment (the scheme is described in test_corpus.py):
-``# E: <fragment>`` (both checkers), ``# E[mypy]: <fragment>``, ``# E[pyright]: <fragment>``.
+``# E: <fragment>`` (every checker), ``# E[<checker>]: <fragment>`` (that checker only, one of
+CHECKERS) and ``# E[<checker>,<checker>...]: <fragment>`` (each of those checkers).
 """
 
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,11 @@ from pathlib import Path
 from tests.typing._checkers import CHECKERS, Diagnostic
 
 MARKER = "E"
+_HEAD = re.compile(rf"^{MARKER}(?:\[(?P<who>[^\]]*)\])?$")
+
+
+class MarkerError(ValueError):
+    """A comment that looks like a marker but names no known checker (or one twice)."""
 
 
 @dataclass(frozen=True)
@@ -36,23 +43,53 @@ def parse_markers(path: Path) -> dict[int, dict[str, Expected]]:
             head, sep, fragment = text.partition(":")
             if not sep:
                 continue
-            head = head.strip()
-            if head == MARKER:
-                who: tuple[str, ...] = CHECKERS
-            elif head in (f"{MARKER}[{c}]" for c in CHECKERS):
-                who = (head[len(MARKER) + 1 : -1],)
-            else:
+            m = _HEAD.match(head.strip())
+            if m is None:
                 continue
             line = tok.start[0]
+            who = CHECKERS if m["who"] is None else _checkers_named(m["who"], path, line)
             for checker in who:
+                if checker in out.get(line, {}):
+                    raise MarkerError(f"{path}:{line}: two markers for {checker}")
                 out.setdefault(line, {})[checker] = Expected(fragment.strip(), f"# {text}")
     return out
 
 
+_QUOTES = str.maketrans({"'": '"', "`": '"'})
+
+
+def _normal(text: str) -> str:
+    return text.casefold().translate(_QUOTES)
+
+
+def matches(fragment: str, diag: Diagnostic) -> bool:
+    """Whether ``diag`` (message and code) contains ``fragment``: case-insensitive, and with the
+    quotes ``"``, ``'`` and a backtick all alike (mypy and pyright write ``"str"``, pyrefly and ty
+    `` `str` ``)."""
+    return _normal(fragment) in _normal(str(diag))
+
+
+def _checkers_named(names: str, path: Path, line: int) -> tuple[str, ...]:
+    who = tuple(n.strip() for n in names.split(","))
+    bad = [n for n in who if n not in CHECKERS]
+    if bad or not who or len(set(who)) != len(who):
+        raise MarkerError(
+            f"{path}:{line}: marker E[{names}] must name distinct checkers among {CHECKERS}"
+        )
+    return who
+
+
+# The code each checker gives a failed ``assert_type``: mypy, pyright, pyrefly, ty.
+ASSERT_TYPE_CODES = (
+    "assert-type",
+    "reportAssertTypeFailure",
+    "assert-type",
+    "type-assertion-failure",
+)
+
+
 def is_assert_type_mismatch(diag: Diagnostic) -> bool:
-    return diag.code in ("assert-type", "reportAssertTypeFailure") or (
-        '"assert_type" mismatch' in diag.message
-    )
+    return diag.code in ASSERT_TYPE_CODES or ('"assert_type" mismatch' in diag.message)
 
 
 def check_file(path: Path, shown: str, checker: str, diags: list[Diagnostic]) -> list[str]:
@@ -81,7 +118,7 @@ def check_file(path: Path, shown: str, checker: str, diags: list[Diagnostic]) ->
         if not got:
             gap = " (a known gap closed? delete the marker)" if path.parent.name != "fail" else ""
             problems.append(f"missed error{gap}: {checker} reports nothing\n    {where(line)}")
-        elif exp.fragment and not any(exp.fragment.casefold() in str(d).casefold() for d in got):
+        elif exp.fragment and not any(matches(exp.fragment, d) for d in got):
             said = "\n".join(f"      {checker}: {d}" for d in got)
             problems.append(
                 f"wrong error: no message contains {exp.fragment!r}\n    {where(line)}\n{said}"

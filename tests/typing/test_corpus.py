@@ -1,9 +1,13 @@
-"""The typing corpus: user programs in typing/{pass,fail,reveal} checked by mypy and pyright.
+"""The typing corpus: user programs in typing/{pass,fail,reveal} checked by mypy, pyright,
+pyrefly and ty.
 
-One mypy run (typing/mypy.ini: strict, warn_unused_ignores, no plugin) and one pyright run
-(typing/pyrightconfig.json: strict, reportUnnecessaryTypeIgnoreComment) check the whole corpus,
-once per pytest session and side by side; every file then gets one test per checker, so a
-failure names the file, the line and what went wrong.
+One run of each checker checks the whole corpus, once per pytest session, the four side by side:
+mypy (typing/mypy.ini: strict, warn_unused_ignores, no plugin), pyright (typing/pyrightconfig.json:
+strict, reportUnnecessaryTypeIgnoreComment), pyrefly (typing/pyrefly.toml: the strict preset,
+passed with -c so the repository's [tool.mypy] is never migrated) and ty (typing/ty.toml: the
+default rules plus the strict-mode counterparts listed there). Every file then gets one test per
+checker, so a failure names the file, the line and what went wrong. The files are those present
+at run time (files added to pass/, fail/ or reveal/ are picked up).
 
 Directories:
     pass/    valid programs: no checker may report anything. They are also run (runpy).
@@ -13,11 +17,16 @@ Directories:
              with ``assert_type`` checking ``isinstance(value, T)`` where ``T`` is a plain class.
 
 Markers: an end-of-line comment on the line where the checker reports the error:
-    # E: <fragment>             both checkers report an error there, each with a message that
-                                contains <fragment> (case-insensitive; may be empty)
-    # E[mypy]: <fragment>       only mypy does; pyright must be silent on the line
-    # E[pyright]: <fragment>    only pyright does; mypy must be silent on the line
-``# E[mypy]: a  # E[pyright]: b`` expects both, with a fragment each. A marker in pass/ or
+    # E: <fragment>             every checker reports an error there, each with a message (or
+                                error code) that contains <fragment> (case-insensitive, and the
+                                quotes " ' ` all alike; may be empty)
+    # E[mypy]: <fragment>       only mypy does; the checkers not named must be silent on the line
+    # E[pyright]: <fragment>    likewise pyright; also E[pyrefly], E[ty]
+    # E[mypy,ty]: <fragment>    each checker named does (a comma-separated list)
+``# E[mypy,pyright]: a  # E[pyrefly,ty]: b`` expects all four, with a fragment each (a checker
+may be named once per line). Where pyrefly or ty does not do what mypy and pyright do, the line's
+marker names it and typing/checker_differences.md has a reviewed row for it (checked below);
+a line marked for all four with different wording is no difference. A marker in pass/ or
 reveal/ records a known gap of the typed surface (a false positive, or an ``Any`` where a
 precise type belongs); when the gap closes the test fails as "missed error": delete the marker.
 Keep marked statements on one line (checkers disagree on the line of a multi-line statement).
@@ -28,6 +37,7 @@ directories and must not be those of stdlib or installed top-level packages.
 
 from __future__ import annotations
 
+import re
 import runpy
 import sys
 import types
@@ -54,11 +64,14 @@ def _rel(path: Path) -> str:
 
 @pytest.fixture(scope="session")
 def checker_runs() -> dict[str, CheckerRun]:
-    """mypy and pyright over the whole corpus, once per session."""
+    """The four checkers over the whole corpus, side by side, once per session."""
     return run_checkers(
         cwd=CORPUS,
         mypy_config=CORPUS / "mypy.ini",
         pyright_config=CORPUS / "pyrightconfig.json",
+        pyrefly_config=CORPUS / "pyrefly.toml",
+        ty_config=CORPUS / "ty.toml",
+        checkers=CHECKERS,
         targets=[_rel(p) for p in FILES],
         cache_dir=ROOT / ".mypy_cache" / "typing-corpus",
     )
@@ -98,6 +111,73 @@ def test_no_errors_outside_the_corpus(checker_runs: dict[str, CheckerRun], check
         if d.is_error
     ]
     assert stray == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Reviewed differences of pyrefly and ty (typing/checker_differences.md)
+# ---------------------------------------------------------------------------------------------
+
+DIFFERENCES = CORPUS / "checker_differences.md"
+REVIEWED = ("pyrefly", "ty")
+_ROW = re.compile(
+    r"^\|\s*`(?P<file>[^`]+\.py)`:\s*`(?P<code>[^`]+)`\s*\|\s*(?P<checker>[a-z]+)\s*\|"
+)
+
+
+def differences_needing_review(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, checker) for each marked line of ``path`` where pyrefly or ty differs from mypy
+    and pyright: the checker is marked where mypy and pyright are not both marked, or it is not
+    where both are. A line marked for all four (whatever the wording) is no difference, and
+    neither is one where mypy and pyright disagree and the checker sides with either."""
+    for line, by_checker in sorted(parse_markers(path).items()):
+        both = "mypy" in by_checker and "pyright" in by_checker
+        for checker in REVIEWED:
+            if (checker in by_checker) != both:
+                yield line, checker
+
+
+def reviewed_rows(text: str) -> list[tuple[str, str, str]]:
+    """(file, code, checker) of each row of checker_differences.md's tables."""
+    return [(m["file"], m["code"], m["checker"]) for m in map(_ROW.match, text.splitlines()) if m]
+
+
+def test_checker_differences_are_reviewed() -> None:
+    rows = reviewed_rows(DIFFERENCES.read_text())
+    assert rows, "checker_differences.md has no rows: is the table there?"
+    bad_checker = [r for r in rows if r[2] not in REVIEWED]
+    assert bad_checker == [], f"rows must name one of {REVIEWED}"
+    needed: list[tuple[str, int, str, str]] = []  # (file, line, checker, code)
+    for path in FILES:
+        lines = path.read_text().splitlines()
+        needed += [(_rel(path), n, c, lines[n - 1]) for n, c in differences_needing_review(path)]
+    unreviewed = [
+        f"{file}:{n} [{c}]: {code.strip()}"
+        for file, n, c, code in needed
+        if not any(f == file and c == rc and rcode in code for f, rcode, rc in rows)
+    ]
+    stale = [
+        f"{file} [{c}]: {code}"
+        for file, code, c in rows
+        if not any(f == file and c == nc and code in ncode for f, _, nc, ncode in needed)
+    ]
+    assert unreviewed == [], "differences without a row in typing/checker_differences.md"
+    assert stale == [], "rows of typing/checker_differences.md that match no marked difference"
+
+
+def test_difference_rules(tmp_path: Path) -> None:
+    path = tmp_path / "reveal" / "r.py"
+    path.parent.mkdir()
+    path.write_text(
+        "a  # E: x\n"  # all four: no difference
+        "b  # E[mypy,pyright]: x  # E[pyrefly,ty]: y\n"  # all four, other wording
+        "c  # E[pyrefly]: z\n"  # pyrefly alone
+        "d  # E[mypy,pyright,ty]: w\n"  # pyrefly misses what both report
+        "e  # E[mypy]: v\n"  # mypy alone: pyrefly and ty side with pyright
+        "f  # E[pyright,ty]: u\n"  # ty sides with pyright, but mypy is silent
+    )
+    assert list(differences_needing_review(path)) == [(3, "pyrefly"), (4, "pyrefly"), (6, "ty")]
+    rows = reviewed_rows("| `reveal/r.py`: `c` | pyrefly | z | why | — |\n| Case | Checker |")
+    assert rows == [("reveal/r.py", "c", "pyrefly")]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.typing._checkers import CheckerRun, Diagnostic, parse_mypy, parse_pyright
-from tests.typing._markers import check_file, parse_markers
+import pytest
+
+from tests.typing._checkers import (
+    CHECKERS,
+    CheckerRun,
+    Diagnostic,
+    parse_mypy,
+    parse_pyrefly,
+    parse_pyright,
+    parse_ty,
+    run_checkers,
+)
+from tests.typing._markers import MarkerError, check_file, parse_markers
 
 SOURCE = """\
 a = 1
@@ -30,7 +41,7 @@ def err(line: int, message: str, code: str | None = None) -> Diagnostic:
 def test_markers_parse(tmp_path: Path) -> None:
     marks = parse_markers(_file(tmp_path))
     assert sorted(marks) == [2, 3, 4]
-    assert {c: e.fragment for c, e in marks[2].items()} == {"mypy": '"str"', "pyright": '"str"'}
+    assert {c: e.fragment for c, e in marks[2].items()} == dict.fromkeys(CHECKERS, '"str"')
     assert {c: e.fragment for c, e in marks[3].items()} == {
         "mypy": "Too many",
         "pyright": "Expected 0",
@@ -118,3 +129,90 @@ def test_output_parsers(tmp_path: Path) -> None:
     broken = CheckerRun("pyright")
     parse_pyright(broken, 3, "not json", "")
     assert broken.failure is not None
+
+
+def test_markers_naming_several_checkers(tmp_path: Path) -> None:
+    path = tmp_path / "fail" / "m.py"
+    path.parent.mkdir()
+    path.write_text("a  # E[mypy, ty]: x  # E[pyright,pyrefly]: `y`\n")
+    marks = parse_markers(path)
+    assert {c: e.fragment for c, e in marks[1].items()} == {
+        "mypy": "x",
+        "ty": "x",
+        "pyright": "`y`",
+        "pyrefly": "`y`",
+    }
+    # quotes match quotes: mypy and pyright write "str", pyrefly and ty `str`
+    assert check_file(path, "m.py", "pyrefly", [err(1, "Argument `y` is wrong")]) == []
+    assert check_file(path, "m.py", "pyright", [err(1, 'Argument "y" is wrong')]) == []
+    for bad in ("b  # E[mypy,mypy]: x\n", "b  # E[mpy]: x\n", "b  # E: x  # E[ty]: y\n"):
+        path.write_text(bad)
+        with pytest.raises(MarkerError):
+            parse_markers(path)
+
+
+def test_assert_type_mismatch_of_each_checker(tmp_path: Path) -> None:
+    path = tmp_path / "reveal" / "r.py"
+    path.parent.mkdir()
+    path.write_text("assert_type(x, int)\n")
+    for checker, code in [("pyrefly", "assert-type"), ("ty", "type-assertion-failure")]:
+        (problem,) = check_file(path, "r.py", checker, [err(1, "...", code)])
+        assert problem.startswith("assert_type mismatch")
+
+
+def test_pyrefly_and_ty_parsers(tmp_path: Path) -> None:
+    run = CheckerRun("pyrefly")
+    report = (
+        '{"errors": [{"line": 3, "column": 1, "path": "pass/a.py", "name": "bad-assignment",'
+        ' "description": "long", "concise_description": "short", "severity": "error"},'
+        ' {"line": 4, "column": 1, "path": "pass/a.py", "name": "reveal-type",'
+        ' "description": "revealed type: int", "severity": "info"}]}'
+    )
+    parse_pyrefly(run, tmp_path, 1, report, "")
+    path = str((tmp_path / "pass/a.py").resolve())
+    assert run.by_file[path] == [
+        Diagnostic(3, "error", "short", "bad-assignment"),
+        Diagnostic(4, "information", "revealed type: int", "reveal-type"),
+    ]
+    broken = CheckerRun("pyrefly")
+    parse_pyrefly(broken, tmp_path, 101, "", "panic")
+    assert broken.failure is not None
+
+    run = CheckerRun("ty")
+    report = (
+        '[{"check_name": "invalid-assignment", "description": "invalid-assignment: Object of type",'
+        ' "severity": "major", "location": {"path": "pass/a.py",'
+        ' "positions": {"begin": {"line": 5, "column": 1}}}},'
+        ' {"check_name": "deprecated", "description": "deprecated: old", "severity": "minor",'
+        ' "location": {"path": "pass/a.py", "positions": {"begin": {"line": 6, "column": 1}}}}]'
+    )
+    parse_ty(run, tmp_path, 1, report, "")
+    assert run.by_file[path] == [
+        Diagnostic(5, "error", "Object of type", "invalid-assignment"),
+        Diagnostic(6, "warning", "old", "deprecated"),
+    ]
+    assert all(d.is_error for d in run.by_file[path])
+    broken = CheckerRun("ty")
+    parse_ty(broken, tmp_path, 2, "ty failed", "")
+    assert broken.failure is not None
+
+
+def test_run_checkers_picks_checkers_by_configuration(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no configuration"):
+        run_checkers(
+            cwd=tmp_path,
+            mypy_config=tmp_path / "mypy.ini",
+            pyright_config=tmp_path / "pyrightconfig.json",
+            targets=[],
+            cache_dir=tmp_path,
+            checkers=["ty"],
+        )
+    with pytest.raises(ValueError, match="unknown checkers"):
+        run_checkers(
+            cwd=tmp_path,
+            mypy_config=tmp_path / "mypy.ini",
+            pyright_config=tmp_path / "pyrightconfig.json",
+            targets=[],
+            cache_dir=tmp_path,
+            checkers=["pytype"],
+        )

@@ -33,7 +33,6 @@ BUILD_INPUTS = [
     "MANIFEST.in",
     "README.md",
     "jax_core",
-    "mypy_plugin",
     "stubs",
 ]
 
@@ -226,3 +225,51 @@ def test_pyright_strict_is_clean_and_reveals_the_signature(
     infos = _messages(runs["pyright"], installed, ("information",))
     assert any('Type of "jf" is "Jitted[(x: Array, n: int), Array]"' in i for i in infos), infos
     assert any('Type of "y" is "Array"' in i for i in infos), infos
+
+
+PLUGIN_USER_CODE = textwrap.dedent(
+    '''\
+    import jax_core as jax
+    from jax_core import Array
+
+
+    def f(x: Array, y: Array) -> Array:
+        return x + y
+
+
+    per_row = jax.vmap(f, in_axes=(0, None, 0))
+    '''
+)
+
+
+def test_plugin_loads_by_its_package_name_from_the_wheel(installed: Installed) -> None:
+    # `plugins = jax_core.mypy_plugin`, as users write it (like numpy.typing.mypy_plugin): mypy,
+    # run by the fresh venv's interpreter, imports the plugin from the installed wheel, and no
+    # generic top-level `mypy_plugin` module is installed.
+    probe = (
+        "import importlib.util, jax_core.mypy_plugin as p; "
+        "print(p.__file__); print(importlib.util.find_spec('mypy_plugin'))"
+    )
+    where, top_level = _run([str(installed.python), "-c", probe], cwd=installed.user_dir).split()
+    assert Path(where).is_relative_to(installed.site_packages)
+    assert top_level == "None"
+    user = installed.user_dir
+    (user / "plugin_user.py").write_text(PLUGIN_USER_CODE)
+    (user / "mypy-plugin.ini").write_text(
+        "[mypy]\npython_version = 3.12\nstrict = True\nplugins = jax_core.mypy_plugin\n"
+    )
+    proc = subprocess.run(
+        [str(installed.python), "-m", "mypy", "--config-file", "mypy-plugin.ini"]
+        + ["--cache-dir", str(user / ".mypy_cache_plugin"), "--no-error-summary", "plugin_user.py"],
+        cwd=user,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == [
+        'plugin_user.py:9: error: vmap in_axes must be an int, None, or a tuple of entries '
+        'corresponding to the positional arguments passed to the function, but got '
+        'len(in_axes)=3 while "f" takes 2 positional parameters  [jax-in-axes]'
+    ], proc.stdout + proc.stderr

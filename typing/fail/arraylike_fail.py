@@ -5,9 +5,9 @@ from jax_core.typing import ArrayLike, ShapeLike
 
 a = jnp.sin([1.0, 2.0])  # E: list[float]
 b = jnp.sum((1, 2, 3))  # E: tuple[
-c = jnp.exp("1.0")  # E[mypy]: "str"  # E[pyright]: Literal['1.0']
+c = jnp.exp("1.0")  # E[mypy]: "str"  # E[pyright]: Literal['1.0']  # E[pyrefly]: [bad-argument-type]  # E[ty]: [invalid-argument-type]
 d = jnp.abs(None)  # E: None
-e = jnp.zeros("3")  # E[mypy]: "str"  # E[pyright]: Literal['3']
+e = jnp.zeros("3")  # E[mypy]: "str"  # E[pyright]: Literal['3']  # E[pyrefly]: [bad-argument-type]  # E[ty]: [invalid-argument-type]
 f = jnp.ones((2, 3.0))  # E: float
 
 

@@ -10,7 +10,7 @@ a = jnp.zeros(3, "flaot32")  # E: flaot32
 b = jnp.ones(3, dtype="f32")  # E: f32
 c = jnp.arange(4, dtype="bf16")  # E: bf16
 d = jnp.full(3, 1.0, "Float32")  # E: Float32
-e = jnp.zeros(3, str)  # E: type[str]
+e = jnp.zeros(3, str)  # E[mypy,pyright,pyrefly]: type[str]  # E[ty]: [invalid-argument-type]
 f = jnp.zeros(3, dtype=[("a", "f4")])  # E: list
 g = jnp.zeros(3, dtype=1)  # E: Literal[1]
 h = x.astype("float")  # ok: "float" is float64's alias

@@ -15,12 +15,12 @@ jf = jit(f)
 
 jf(x, "two")  # E: "int"
 jf(x)  # E: "n"
-jf(x, 2, 3)  # E[mypy]: Too many arguments  # E[pyright]: Expected 2 positional
+jf(x, 2, 3)  # E[mypy]: Too many arguments  # E[pyright]: Expected 2 positional  # E[pyrefly]: [bad-argument-count]  # E[ty]: [too-many-positional-arguments]
 jf(y=x, n=2)  # E: "y"
 s: str = jf(x, 2)  # E: "str"
-jit(f, static_argnums="n")  # E: static_argnums
-jit(f, static_argnames=1)  # E[mypy]: No overload variant  # E[pyright]: static_argnames
-jit(f, inline="yes")  # E[mypy]: No overload variant  # E[pyright]: inline
+jit(f, static_argnums="n")  # E[mypy,pyright,pyrefly]: static_argnums  # E[ty]: [no-matching-overload]
+jit(f, static_argnames=1)  # E[mypy]: No overload variant  # E[pyright]: static_argnames  # E[pyrefly,ty]: [no-matching-overload]
+jit(f, inline="yes")  # E[mypy]: No overload variant  # E[pyright]: inline  # E[pyrefly,ty]: [no-matching-overload]
 jf.lower(x)  # E: "n"
 jf.trace(x, 2.5)  # E: float
 compiled = jf.lower(x, 2).compile()
@@ -33,7 +33,7 @@ def g(x: Array) -> Array:
     return x + 1
 
 
-g(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional
+g(x, x)  # E[mypy]: Too many arguments  # E[pyright]: Expected 1 positional  # E[pyrefly]: [bad-argument-count]  # E[ty]: [too-many-positional-arguments]
 u: tuple[Array, Array] = g(x)  # E: tuple
 
 
@@ -51,5 +51,5 @@ def k(x: Array, n: int) -> Array:
     return x * n
 
 
-k(x, "4")  # E[pyright]: "int"
-v: str = k(x, 4)  # E[pyright]: "str"
+k(x, "4")  # E[pyright,ty]: "int"
+v: str = k(x, 4)  # E[pyright,ty]: "str"

@@ -21,7 +21,7 @@ b = jnp.zeros(2)
 y: Array = fast_affine(x, w, b)
 # Known gap (stricter than the runtime): jit converts array-likes, but the checkers hold the
 # call to affine's annotations.
-y_np = fast_affine(np.ones((4, 3), np.float32), w, b)  # E: ndarray
+y_np = fast_affine(np.ones((4, 3), np.float32), w, b)  # E[mypy,pyright,pyrefly]: ndarray  # E[ty]: _Array[
 
 
 @jit

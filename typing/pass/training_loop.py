@@ -41,7 +41,7 @@ def loss(params: Params, batch: Batch) -> tuple[Array, dict[str, Array]]:
 @jax.jit
 def train_step(params: Params, batch: Batch) -> tuple[Params, Array]:
     (value, aux), grads = jax.value_and_grad(loss, has_aux=True)(params, batch)
-    new_params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)
+    new_params = jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)  # E[pyrefly]: implicit-any-lambda
     return new_params, value + 0.0 * jnp.sum(aux["pred"])
 
 

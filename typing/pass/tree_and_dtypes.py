@@ -40,9 +40,9 @@ params: dict[str, Any] = {"layer": layer, "opt": Adam(1e-3, jnp.zeros(2)), "step
 
 leaves, treedef = tree_util.tree_flatten(params)
 rebuilt = tree_util.tree_unflatten(treedef, leaves)
-doubled = tree_util.tree_map(lambda a: a * 2, params)
+doubled = tree_util.tree_map(lambda a: a * 2, params)  # E[pyrefly]: implicit-any-lambda
 count: int = tree_util.tree_reduce(lambda acc, leaf: acc + leaf.size, params, 0)
-shifted = jax_core.tree.map(lambda a: a + 1, params)
+shifted = jax_core.tree.map(lambda a: a + 1, params)  # E[pyrefly]: implicit-any-lambda
 names = [tree_util.keystr(path) for path, _ in tree_util.tree_flatten_with_path(params)[0]]
 
 

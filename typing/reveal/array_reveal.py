@@ -61,7 +61,7 @@ assert_type(x.copy(), Array)
 assert_type(x.block_until_ready(), Array)
 assert_type(x[0, 0].item(), bool | int | float | complex)
 assert_type(len(x), int)
-assert_type(float(x[0, 0]), float)
+assert_type(float(x[0, 0]), float)  # E[ty]: float*
 assert_type(int(x[0, 0]), int)
 assert_type(bool(x[0, 0]), bool)
 assert_type(np.asarray(x), np.ndarray[tuple[Any, ...], np.dtype[Any]])

@@ -61,9 +61,9 @@ def step(s: State) -> State:
 
 
 assert_type(lax.while_loop(keep_going, step, (jnp.array(0), jnp.ones(3))), State)
-assert_type(lax.while_loop(lambda c: c < 5.0, lambda c: c + 1.0, jnp.array(0.0)), Array)
-assert_type(lax.fori_loop(0, 4, lambda i, c: c * 2.0, jnp.zeros(3)), Array)
-assert_type(lax.fori_loop(0, 3, lambda i, s: (s[0] + 1, s[1]), (jnp.array(0), x)), tuple[Array, Array])
+assert_type(lax.while_loop(lambda c: c < 5.0, lambda c: c + 1.0, jnp.array(0.0)), Array)  # E[ty]: Unknown | Array
+assert_type(lax.fori_loop(0, 4, lambda i, c: c * 2.0, jnp.zeros(3)), Array)  # E[ty]: Unknown | Array
+assert_type(lax.fori_loop(0, 3, lambda i, s: (s[0] + 1, s[1]), (jnp.array(0), x)), tuple[Array, Array])  # E[ty]: tuple[Unknown, Unknown]
 
 
 # scan: (final carry, stacked outputs)
@@ -78,7 +78,7 @@ def cumsum_cell(c: Array, xt: Array) -> tuple[Array, dict[str, Array]]:
 
 assert_type(lax.scan(rnn_cell, jnp.zeros(3), jnp.ones((5, 3))), tuple[Array, Array])
 assert_type(lax.scan(cumsum_cell, jnp.array(0.0), x, reverse=True), tuple[Array, dict[str, Array]])
-assert_type(lax.scan(lambda c, _: (c + 1, c), jnp.array(0), None, length=4), tuple[Array, Array])
+assert_type(lax.scan(lambda c, _: (c + 1, c), jnp.array(0), None, length=4), tuple[Array, Array])  # E[pyrefly]: implicit-any-lambda  # E[ty]: Unknown | Array
 final, ys = lax.scan(rnn_cell, jnp.zeros(3), jnp.ones((5, 3)))
 assert_type(final, Array)
 
@@ -86,7 +86,7 @@ assert_type(final, Array)
 assert_type(lax.map(jnp.sin, x), Array)
 assert_type(lax.map(lambda r: {"n": jnp.sum(r)}, jnp.ones((2, 3))), dict[str, Array])
 assert_type(lax.associative_scan(jnp.add, x), Array)
-assert_type(lax.associative_scan(lambda a, b: a * b, x), Array)
+assert_type(lax.associative_scan(lambda a, b: a * b, x), Array)  # E[ty]: Unknown | Array
 
 # under jit and grad
 @jax.jit

@@ -105,13 +105,13 @@ def dynamic_argnums(n: int) -> None:
 dynamic_argnums(0)
 assert_type(grad(loss, (1, 0))(w, x), tuple[Array, Array])  # E: Any
 assert_type(grad(six, argnums=(0, 1, 2, 3))(w, p, w, pair, w, w), tuple[Array, Params, Array, tuple[Array, Array]])  # E: Any
-assert_type(grad(lambda v: jnp.sum(v**3))(w), Array)  # E[mypy]: Any  # E[pyright]: Unknown
-assert_type(grad(lambda p_: loss_params(p_, x))(p), Params)  # E[mypy]: Any  # E[pyright]: Unknown
-assert_type(value_and_grad(lambda v: jnp.sum(v**2))(w), tuple[Array, Any])
+assert_type(grad(lambda v: jnp.sum(v**3))(w), Array)  # E[mypy,pyright]: Any  # E[pyrefly,ty]: Unknown
+assert_type(grad(lambda p_: loss_params(p_, x))(p), Params)  # E[mypy,pyright]: Any  # E[pyrefly,ty]: Unknown
+assert_type(value_and_grad(lambda v: jnp.sum(v**2))(w), tuple[Array, Any])  # E[pyrefly]: implicit-any-lambda
 
 # Composition with jit and the other transformations
 assert_type(jit(grad(loss))(w, x), Array)
 assert_type(grad(jit(loss))(w, x), Array)
 assert_type(jit(value_and_grad(loss_aux, has_aux=True))(w, x), tuple[tuple[Array, dict[str, Array]], Array])
 assert_type(jax.vmap(grad(loss), in_axes=(None, 0))(w, jnp.ones((2, 3))), Array)
-assert_type(grad(lambda s: jnp.sin(s))(1.0), Array)  # E[mypy]: Any  # E[pyright]: Unknown
+assert_type(grad(lambda s: jnp.sin(s))(1.0), Array)  # E[mypy,pyright]: Any  # E[pyrefly,ty]: Unknown

@@ -51,7 +51,7 @@ def k(x: Array, n: int) -> Array:
 
 
 # mypy's functools.partial support gives up on jit's overloads: the call is Any there.
-assert_type(k(x, 2), Array)  # E[mypy]: Any
+assert_type(k(x, 2), Array)  # E[mypy]: Any  # E[pyrefly]: Unknown
 
 # Stages: trace -> lower -> compile, each keeping the signature.
 assert_type(jf.lower(x, 2).compile()(x, 2), Array)

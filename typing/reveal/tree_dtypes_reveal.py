@@ -20,10 +20,10 @@ leaves, treedef = tree_util.tree_flatten(params)
 assert_type(treedef, PyTreeDef)
 assert_type(leaves, list[Any])
 assert_type(tree_util.tree_unflatten(treedef, leaves), Any)
-assert_type(tree_util.tree_map(lambda a: a * 2, params), Any)
+assert_type(tree_util.tree_map(lambda a: a * 2, params), Any)  # E[pyrefly]: implicit-any-lambda
 assert_type(tree_util.tree_structure(params), PyTreeDef)
 assert_type(tree_util.tree_leaves(params), list[Any])
-assert_type(jax_core.tree.map(lambda a: a + 1, params), Any)
+assert_type(jax_core.tree.map(lambda a: a + 1, params), Any)  # E[pyrefly]: implicit-any-lambda
 assert_type(tree_util.tree_reduce(add_size, params, 0), int)
 assert_type(jax_core.block_until_ready(params), dict[str, Array])
 assert_type(jax_core.clear_caches(), None)

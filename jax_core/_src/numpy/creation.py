@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 from typing_extensions import TypeIs
@@ -18,7 +18,7 @@ from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy.util import check_arraylike, ensure_array, hashable, jitted, user_dtype
 from jax_core._src.runtime.array import device_put_host
-from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
+from jax_core._src.typing import ArrayLike, DTypeLike, DuckTypedArray, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
 
@@ -169,9 +169,26 @@ def _like_shape(a: ArrayLike, shape: ShapeLike | None) -> tuple[int, ...]:
     return get_aval(a).shape if shape is None else canonical_shape(shape, "full_like")
 
 
-def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
-    """An array shaped like ``a`` (and of its dtype by default) filled with ``fill_value``."""
-    key = shape if shape is None or isinstance(shape, (int, np.integer)) else tuple(shape)
+def _duck_spec(a: object) -> tuple[tuple[int, ...], np.dtype[Any]] | None:
+    """The shape and dtype of an object that is not an ``ArrayLike`` but has both
+    (``ShapeDtypeStruct``); None for anything else."""
+    if isinstance(a, (Array, np.ndarray, np.generic, bool, int, float, complex)):
+        return None
+    if not isinstance(a, DuckTypedArray):
+        return None
+    return tuple(a.shape), np.dtype(a.dtype)
+
+
+def full_like(a: ArrayLike | DuckTypedArray, fill_value: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
+    """An array shaped like ``a`` (and of its dtype by default) filled with ``fill_value``.
+
+    ``a`` may also be any object with ``shape`` and ``dtype`` (``ShapeDtypeStruct``), as in JAX.
+    """
+    spec = _duck_spec(a)
+    if spec is not None:
+        return full(spec[0] if shape is None else shape, fill_value, spec[1] if dtype is None else dtype)
+    a = cast("ArrayLike", a)
+    key = shape if shape is None else tuple(shape_entries(shape))
     float6 = "float6" in str(dtype) or str(getattr(get_aval(a), "dtype", "")).startswith("float6")
     if hashable(dtype, key) and not float6:  # (XLA:CPU aborts compiling float6 constants)
         out_: Array = _full_like_staged(a, fill_value, dtype, key)
@@ -194,12 +211,12 @@ def _full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = No
 _full_like_staged = jitted(static=("dtype", "shape"))(_full_like)
 
 
-def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
+def zeros_like(a: ArrayLike | DuckTypedArray, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
     """Zeros shaped like ``a``."""
     return full_like(a, 0, dtype, shape)
 
 
-def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
+def ones_like(a: ArrayLike | DuckTypedArray, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
     """Ones shaped like ``a``."""
     return full_like(a, 1, dtype, shape)
 
@@ -414,7 +431,7 @@ def identity(n: int, dtype: DTypeLike | None = None) -> Array:
     return eye(n, dtype=dtype)
 
 
-def empty_like(prototype: ArrayLike, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
+def empty_like(prototype: ArrayLike | DuckTypedArray, dtype: DTypeLike | None = None, shape: ShapeLike | None = None) -> Array:
     """An array shaped like ``prototype``; JAX arrays are initialized, so this is ``zeros_like``."""
     return zeros_like(prototype, dtype, shape)
 

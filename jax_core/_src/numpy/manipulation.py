@@ -25,7 +25,7 @@ from jax_core._src.numpy.util import (
     jitted,
     promote_dtypes,
 )
-from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing import ArrayLike, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
 
@@ -613,7 +613,7 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
 def resize(a: ArrayLike, new_shape: ShapeLike) -> Array:
     """``a`` repeated (flattened, cyclically) to fill ``new_shape``."""
     x = _arr("resize", a)
-    shape = (int(new_shape),) if isinstance(new_shape, (int, np.integer)) else tuple(int(s) for s in new_shape)
+    shape = tuple(operator.index(s) for s in shape_entries(new_shape))
     if builtins.any(s < 0 for s in shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     size = int(np.prod(shape, dtype=np.int64))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 import numpy as np
 
@@ -17,12 +17,6 @@ from jax_core._src.numpy.manipulation import moveaxis, slice_axis
 from jax_core._src.numpy.util import check_arraylike, ensure_array, jitted
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
-
-PadMode: TypeAlias = Literal[
-    "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric", "wrap", "empty"
-]
-"""The ``mode`` names ``jnp.pad`` accepts (a callable is accepted too)."""
-
 
 def _arr(name: str, a: ArrayLike) -> Array:
     check_arraylike(name, a)
@@ -51,7 +45,7 @@ _PAD_KWARGS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def pad(array: ArrayLike, pad_width: Any, mode: PadMode | Callable[..., Any] = "constant", **kwargs: Any) -> Array:
+def pad(array: ArrayLike, pad_width: Any, mode: str | Callable[..., Any] = "constant", **kwargs: Any) -> Array:
     """``array`` padded by ``pad_width`` (per axis ``(before, after)``) using ``mode``.
 
     Modes as ``numpy.pad``: constant (``constant_values``), edge, reflect/symmetric

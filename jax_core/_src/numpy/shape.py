@@ -23,7 +23,7 @@ from jax_core._src.numpy.util import (
     jitted,
     promote_dtypes,
 )
-from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing import ArrayLike, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
 
@@ -44,7 +44,7 @@ def _reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     if order not in ("C", "F"):
         raise ValueError(f"Unexpected value for 'order' argument: {order}.")
     arr = ensure_array(a)
-    dims = list(shape) if not isinstance(shape, (int, np.integer)) else [shape]
+    dims = list(shape_entries(shape))
     size = arr.size
     known = 1
     unknown = [i for i, d in enumerate(dims) if not isinstance(d, Array) and int(d) == -1]

@@ -19,7 +19,7 @@ from jax_core._src.core.trace import get_aval
 from jax_core._src.numpy import creation
 from jax_core._src.random import threefry
 from jax_core._src.random import rbg as rbg  # registers the rbg and unsafe_rbg implementations
-from jax_core._src.random.keys import KeyTy, PRNGImpl, check_key_data, key_impl_of, prngs
+from jax_core._src.random.keys import KeyLike, KeyTy, PRNGImpl, check_key_data, key_impl_of, prngs
 from jax_core._src.random.primitives import (
     random_bits_p,
     random_fold_in_p,
@@ -159,7 +159,7 @@ def PRNGKey(seed: int | ArrayLike, *, impl: PRNGSpecDesc | None = None) -> Array
     return random_unwrap(_key("PRNGKey", seed, impl))
 
 
-def key_data(keys: ArrayLike) -> Array:
+def key_data(keys: KeyLike) -> Array:
     """The ``uint32`` data of keys (shape ``(*keys.shape, 2)``); raw keys are returned as is."""
     typed, _ = check_prng_key("key_data", keys, allow_batched=True)
     return random_unwrap(typed)
@@ -178,7 +178,7 @@ def wrap_key_data(
     return random_wrap(key_bits_array, impl=resolve_prng_impl(impl))
 
 
-def key_impl(keys: ArrayLike) -> str:
+def key_impl(keys: KeyLike) -> str:
     """The name of the keys' PRNG implementation (``"threefry2x32"``)."""
     typed, _ = check_prng_key("key_impl", keys, allow_batched=True)
     return key_impl_of(get_aval(typed)).name
@@ -189,7 +189,7 @@ def key_dtype(impl: PRNGSpecDesc | None = None) -> KeyTy:
     return KeyTy(resolve_prng_impl(impl))
 
 
-def clone(key: ArrayLike) -> Array:
+def clone(key: KeyLike) -> Array:
     """A copy of ``key`` for reuse (only meaningful to key-reuse checking; returns ``key``)."""
     typed, wrapped = check_prng_key("clone", key, allow_batched=True)
     return _return_keys(wrapped, typed)
@@ -206,13 +206,13 @@ def split_keys(key: Array, num: int | Sequence[int] = 2) -> Array:
     return _bind(random_split_p, key, shape=shape)
 
 
-def split(key: ArrayLike, num: int | Sequence[int] = 2) -> Array:
+def split(key: KeyLike, num: int | Sequence[int] = 2) -> Array:
     """``num`` new keys from ``key`` (a leading axis, or the shape ``num`` if a tuple)."""
     typed, wrapped = check_prng_key("split", key)
     return _return_keys(wrapped, split_keys(typed, num))
 
 
-def fold_in(key: ArrayLike, data: ArrayLike) -> Array:
+def fold_in(key: KeyLike, data: ArrayLike) -> Array:
     """A new key from ``key`` and the 32-bit integer ``data``."""
     typed, wrapped = check_prng_key("fold_in", key)
     if get_aval(data).ndim:
@@ -229,7 +229,7 @@ def random_bits(key: Array, bit_width: int, shape: Sequence[int]) -> Array:
     return _bind(random_bits_p, key, bit_width=bit_width, shape=tuple(shape))
 
 
-def bits(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
+def bits(key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
     """Uniform random bits as unsigned integers (``uint32`` by default, ``uint64`` with x64)."""
     typed, _ = check_prng_key("bits", key)
     if dtype is None:

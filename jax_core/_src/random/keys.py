@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias, cast
 
 import numpy as np
 from typing_extensions import TypeIs
@@ -24,6 +24,13 @@ from typing_extensions import TypeIs
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.typing.basearray import Array
+
+
+KeyLike: TypeAlias = Array | np.ndarray
+"""What key parameters accept: a key array (``random.key``) or a raw ``uint32`` key
+(``random.PRNGKey``, or its data as a NumPy array). JAX annotates them ``ArrayLike``, but its
+runtime rejects Python and NumPy scalars (``random.normal(0, (3,))`` raises ``TypeError``), so
+they are left out and checkers catch it."""
 
 if TYPE_CHECKING:
     from jax_core._src.core.jaxpr import JaxprEqn

@@ -24,6 +24,7 @@ from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.elementwise import bitcast_convert_type
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.random.api import check_prng_key, random_bits, split_keys
+from jax_core._src.random.keys import KeyLike
 from jax_core._src.transforms.api import jit
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 from jax_core._src.typing.basearray import Array
@@ -73,7 +74,7 @@ def _shape_of(x: ArrayLike) -> Shape:
 
 
 def uniform(
-    key: ArrayLike,
+    key: KeyLike,
     shape: ShapeLike = (),
     dtype: DTypeLike | None = None,
     minval: ArrayLike = 0.0,
@@ -114,7 +115,7 @@ def _uniform(
 # -- normal ----------------------------------------------------------------------------
 
 
-def normal(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
+def normal(key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
     """Standard normal floats (or complex: real and imaginary parts each of variance 1/2)."""
     typed, _ = check_prng_key("normal", key)
     shape_t = canonical_shape(shape, "normal")
@@ -149,7 +150,7 @@ def _normal_real(key: Array, shape: Shape, dtype: np.dtype[Any]) -> Array:
 
 
 def truncated_normal(
-    key: ArrayLike,
+    key: KeyLike,
     lower: ArrayLike,
     upper: ArrayLike,
     shape: ShapeLike | None = None,
@@ -187,7 +188,7 @@ def _truncated_normal(
 
 
 def bernoulli(
-    key: ArrayLike, p: ArrayLike = 0.5, shape: ShapeLike | None = None, mode: str = "low"
+    key: KeyLike, p: ArrayLike = 0.5, shape: ShapeLike | None = None, mode: str = "low"
 ) -> Array:
     """Booleans that are true with probability ``p`` (``mode="high"`` for tiny ``p``)."""
     shape_t = None if shape is None else canonical_shape(shape, "bernoulli")
@@ -217,7 +218,7 @@ def _bernoulli(key: Array, p: Array, shape: Shape | None, mode: str) -> Array:
 # -- exponential, laplace, logistic, cauchy --------------------------------------------
 
 
-def exponential(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
+def exponential(key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
     """Exponential floats (rate 1)."""
     typed, _ = check_prng_key("exponential", key)
     dt = float_dtype("exponential", dtype)
@@ -231,7 +232,7 @@ def _exponential(key: Array, shape: Shape, dtype: np.dtype[Any]) -> Array:
     return lax.neg(lax.log1p(lax.neg(u)))  # log(1 - u): the domain of log is (0, 1]
 
 
-def laplace(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
+def laplace(key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
     """Laplace floats (location 0, scale 1)."""
     typed, _ = check_prng_key("laplace", key)
     dt = float_dtype("laplace", dtype)
@@ -245,7 +246,7 @@ def _laplace(key: Array, shape: Shape, dtype: np.dtype[Any]) -> Array:
     return lax.mul(lax.sign(u), lax.log1p(lax.neg(lax.abs(u))))
 
 
-def logistic(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
+def logistic(key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
     """Logistic floats (location 0, scale 1)."""
     typed, _ = check_prng_key("logistic", key)
     dt = float_dtype("logistic", dtype)
@@ -259,7 +260,7 @@ def _logistic(key: Array, shape: Shape, dtype: np.dtype[Any]) -> Array:
     return lax.sub(lax.log(x), lax.log1p(lax.neg(x)))
 
 
-def cauchy(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
+def cauchy(key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None) -> Array:
     """Cauchy floats (location 0, scale 1)."""
     typed, _ = check_prng_key("cauchy", key)
     dt = float_dtype("cauchy", dtype)
@@ -278,7 +279,7 @@ def _cauchy(key: Array, shape: Shape, dtype: np.dtype[Any]) -> Array:
 
 
 def gumbel(
-    key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike | None = None, mode: str | None = None
+    key: KeyLike, shape: ShapeLike = (), dtype: DTypeLike | None = None, mode: str | None = None
 ) -> Array:
     """Gumbel floats; ``mode`` ``"low"`` (default), ``"high"`` or ``"highest"`` trades cost
     for the largest representable sample."""
@@ -353,7 +354,7 @@ def _gumbel(key: Array, shape: Shape, dtype: np.dtype[Any], mode: str) -> Array:
 
 
 def randint(
-    key: ArrayLike,
+    key: KeyLike,
     shape: ShapeLike,
     minval: ArrayLike,
     maxval: ArrayLike,

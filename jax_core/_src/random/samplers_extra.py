@@ -32,7 +32,7 @@ from jax_core._src.lax.special.functions import random_gamma_grad
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.random.api import check_prng_key, random_bits, random_wrap, split_keys
-from jax_core._src.random.keys import key_impl_of
+from jax_core._src.random.keys import KeyLike, key_impl_of
 from jax_core._src.random.physical import lower_fun
 from jax_core._src.random.samplers import (
     check_shape,
@@ -75,7 +75,7 @@ def _check_arraylike(name: str, *args: object) -> None:
 
 
 def permutation(
-    key: ArrayLike, x: int | ArrayLike, axis: int = 0, independent: bool = False
+    key: KeyLike, x: int | ArrayLike, axis: int = 0, independent: bool = False
 ) -> Array:
     """A random permutation of ``arange(x)`` (int ``x``) or of ``x`` along ``axis``
     (every slice independently with ``independent=True``)."""
@@ -114,7 +114,7 @@ def _shuffle(key: Array, x: Array, axis: int) -> Array:
 
 
 def choice(
-    key: ArrayLike,
+    key: KeyLike,
     a: int | ArrayLike,
     shape: Sequence[int] = (),
     replace: bool = True,
@@ -179,7 +179,7 @@ def choice(
 
 
 def categorical(
-    key: ArrayLike,
+    key: KeyLike,
     logits: ArrayLike,
     axis: int = -1,
     shape: ShapeLike | None = None,
@@ -353,7 +353,7 @@ def _check_method(name: str, method: str) -> None:
 
 
 def _gamma_checks(
-    name: str, key: ArrayLike, dtype: DTypeLike | None, shape: ShapeLike | None, method: str
+    name: str, key: KeyLike, dtype: DTypeLike | None, shape: ShapeLike | None, method: str
 ) -> tuple[Array, np.dtype[Any], Shape | None]:
     typed, _ = check_prng_key(name, key)
     _check_method(name, method)
@@ -366,7 +366,7 @@ def _gamma_checks(
 
 
 def gamma(
-    key: ArrayLike,
+    key: KeyLike,
     a: ArrayLike,
     shape: ShapeLike | None = None,
     dtype: DTypeLike | None = None,
@@ -379,7 +379,7 @@ def gamma(
 
 
 def loggamma(
-    key: ArrayLike,
+    key: KeyLike,
     a: ArrayLike,
     shape: ShapeLike | None = None,
     dtype: DTypeLike | None = None,
@@ -410,7 +410,7 @@ def _gamma(
 
 
 def beta(
-    key: ArrayLike,
+    key: KeyLike,
     a: ArrayLike,
     b: ArrayLike,
     shape: ShapeLike | None = None,
@@ -455,7 +455,7 @@ def _beta(key: Array, a: ArrayLike, b: ArrayLike, shape: Shape, dtype: np.dtype[
 
 
 def dirichlet(
-    key: ArrayLike, alpha: ArrayLike, shape: ShapeLike | None = None, dtype: DTypeLike | None = None
+    key: KeyLike, alpha: ArrayLike, shape: ShapeLike | None = None, dtype: DTypeLike | None = None
 ) -> Array:
     """Dirichlet(alpha) float vectors (normalised log-gamma samples) over alpha's last axis."""
     typed, _ = check_prng_key("dirichlet", key)
@@ -491,7 +491,7 @@ def _softmax_last(x: Array) -> Array:
 
 
 def poisson(
-    key: ArrayLike,
+    key: KeyLike,
     lam: ArrayLike,
     shape: ShapeLike | None = None,
     dtype: DTypeLike | None = None,
@@ -587,7 +587,7 @@ def _poisson(key: Array, lam: Array, shape: Shape, dtype: np.dtype[Any]) -> Arra
 
 
 def multivariate_normal(
-    key: ArrayLike,
+    key: KeyLike,
     mean: ArrayLike,
     cov: ArrayLike,
     shape: ShapeLike | None = None,

@@ -25,32 +25,38 @@ that does not return a pair is an error.
 
 The parameter TypeVars are bound to ``Any`` so that a lambda (``grad(lambda p: loss(p, x))``)
 gets ``Any`` parameters instead of an unsolved TypeVar, on which a checker would reject every
-operation.
+operation, and they default to ``Any`` (PEP 696) so that what a lambda leaves unsolved is ``Any``,
+as with JAX's annotations, rather than pyright's ``Unknown`` (which its strict mode reports on
+every use: ``g = grad(lambda v: ...)(x)``). ``Differentiated`` has its own ParamSpec, without a
+default (a class's parameters with defaults must come last).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Concatenate, Literal, Protocol, overload
+
+from typing_extensions import ParamSpec, TypeVar
 
 from jax_core._src.typing.basearray import Array
 from jax_core._src.transforms import ad_api
 from jax_core._src.typing import ArrayLike
 
-P = ParamSpec("P")
-T0 = TypeVar("T0", bound=Any)
-T1 = TypeVar("T1", bound=Any)
-T2 = TypeVar("T2", bound=Any)
-T3 = TypeVar("T3", bound=Any)
-T4 = TypeVar("T4", bound=Any)
-T5 = TypeVar("T5", bound=Any)
-Aux = TypeVar("Aux")
+P = ParamSpec("P", default=...)
+T0 = TypeVar("T0", bound=Any, default=Any)
+T1 = TypeVar("T1", bound=Any, default=Any)
+T2 = TypeVar("T2", bound=Any, default=Any)
+T3 = TypeVar("T3", bound=Any, default=Any)
+T4 = TypeVar("T4", bound=Any, default=Any)
+T5 = TypeVar("T5", bound=Any, default=Any)
+Aux = TypeVar("Aux", default=Any)
+PD = ParamSpec("PD")
 R_co = TypeVar("R_co", covariant=True)
 
 
-class Differentiated(Protocol[P, R_co]):
+class Differentiated(Protocol[PD, R_co]):
     """What ``grad``, ``value_and_grad``, ``jacfwd`` and ``jacrev`` return: called with the
-    parameters ``P`` of the differentiated function, it returns ``R_co`` (the gradient, the
+    parameters ``PD`` of the differentiated function, it returns ``R_co`` (the gradient, the
     value and gradient, or the Jacobian).
 
     A protocol rather than a ``Callable``: when the differentiated function's parameters are
@@ -59,7 +65,7 @@ class Differentiated(Protocol[P, R_co]):
     is not.
     """
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...
+    def __call__(self, *args: PD.args, **kwargs: PD.kwargs) -> R_co: ...
 
 # fmt: off
 

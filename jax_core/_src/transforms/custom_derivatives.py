@@ -97,14 +97,36 @@ def _as_tuple(x: object) -> tuple[Any, ...] | None:
     return tuple(cast("tuple[object, ...]", x)) if isinstance(x, tuple) else None
 
 
-def _resolve_args(fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    if not kwargs:
-        return args
+def _opaque_signature(*args: Any, **kwargs: Any) -> None:
+    del args, kwargs
+
+
+_OPAQUE = inspect.signature(_opaque_signature)
+
+
+def _resolve_args(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], kind: str
+) -> tuple[Any, ...]:
+    """The arguments as positional ones, defaults applied, as JAX resolves them: the rules (fwd,
+    the jvp) get every argument of the function, including the defaulted ones. A
+    ``functools.partial`` has an opaque signature (only positional arguments)."""
+    sig = _OPAQUE
+    if not isinstance(fun, functools.partial):
+        try:
+            sig = inspect.signature(fun)
+        except (TypeError, ValueError):  # no signature to read (some builtins): opaque too
+            pass
     try:
-        bound = inspect.signature(fun).bind(*args, **kwargs)
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        passed = [k for k in bound.kwargs if k in kwargs]
+        if passed:
+            raise TypeError(f"The following keyword arguments could not be resolved to positions: {', '.join(passed)}")
     except TypeError as e:
-        raise TypeError(f"The input arguments to the custom function {function_location(fun)} do not match its signature: {e}") from None
-    bound.apply_defaults()
+        raise TypeError(
+            f"The input arguments to the {kind}-decorated function {getattr(fun, '__name__', fun)} could not be "
+            f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
+        ) from e
     return bound.args
 
 
@@ -244,7 +266,7 @@ class custom_jvp(Generic[P, R]):
         name = getattr(self.fun, "__name__", "fun")
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {name} using `defjvp`.")
-        full = _resolve_args(self.fun, tuple(args), dict(kwargs))
+        full = _resolve_args(self.fun, tuple(args), dict(kwargs), "custom_jvp")
         plain: Callable[..., R] = self.fun
         if current_trace() is eval_trace:
             return plain(*full)
@@ -430,14 +452,18 @@ class custom_vjp(Generic[P, R]):
     # fwd takes the function's parameters and returns ``(out, residuals)``; bwd takes
     # ``(residuals, out_cotangent)`` and returns a tuple with a cotangent per argument. With
     # ``nondiff_argnums`` bwd takes the non-differentiable arguments first (second overload).
+    # fwd's parameters get their own ParamSpec (Q), not the function's (P): P carries the
+    # function's default values, and rules are written without them (``def f(x, k=2.0)`` with
+    # ``def f_fwd(x, k)``), which is correct and runs. The mypy plugin compares fwd's parameters
+    # with the function's, defaults aside (docs/mypy-plugin.md).
     @overload
     def defvjp(
-        self, fwd: Callable[P, tuple[R, Res]], bwd: Callable[[Res, R], tuple[Any, ...]], symbolic_zeros: bool = False
+        self, fwd: Callable[Q, tuple[R, Res]], bwd: Callable[[Res, R], tuple[Any, ...]], symbolic_zeros: bool = False
     ) -> None: ...
     @overload
     def defvjp(
         self,
-        fwd: Callable[P, tuple[R, Any]],
+        fwd: Callable[Q, tuple[R, Any]],
         bwd: Callable[Concatenate[Any, Any, Any, ...], tuple[Any, ...]],
         symbolic_zeros: bool = False,
     ) -> None: ...
@@ -452,7 +478,7 @@ class custom_vjp(Generic[P, R]):
         name = getattr(self.fun, "__name__", "fun")
         if self.fwd is None or self.bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {name} using `defvjp`.")
-        full = _resolve_args(self.fun, tuple(args), dict(kwargs))
+        full = _resolve_args(self.fun, tuple(args), dict(kwargs), "custom_vjp")
         plain: Callable[..., R] = self.fun
         if current_trace() is eval_trace:
             return plain(*full)

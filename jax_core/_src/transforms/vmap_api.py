@@ -5,14 +5,18 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar, cast
 
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.batching import infer_axis_size, vmap_flat
 from jax_core._src.tree.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
 
-P = ParamSpec("P")
-R = TypeVar("R")
+# ``vmap`` returns ``fun``'s own type (JAX annotates it ``F -> F``) rather than rebuilding
+# ``Callable[P, R]``: in a ParamSpec context pyright types a lambda's ``*args`` as ``P.args`` and
+# rejects ``vmap(lambda *x: g(*x))``. F has no bound: with ``bound=Callable[..., Any]`` pyright
+# solves an argument's own type variables against the bound (``vmap(grad(f))`` came out with
+# ``Any`` parameters and result). Calling ``vmap`` on a non-callable fails at run time.
+F = TypeVar("F")
 
 
 def _check_axis_spec(spec: Any, where: str) -> None:
@@ -40,12 +44,12 @@ def _arg_names(fun: Callable[..., Any], n: int) -> list[str]:
 
 
 def vmap(
-    fun: Callable[P, R],
+    fun: F,
     in_axes: int | None | Sequence[Any] = 0,
     out_axes: Any = 0,
     axis_name: Hashable | None = None,
     axis_size: int | None = None,
-) -> Callable[P, R]:
+) -> F:
     """Vectorises ``fun`` over axis ``in_axes`` of its arguments, stacking results along ``out_axes``.
 
     ``in_axes`` is an int, ``None`` (broadcast that argument) or a tuple with one entry per
@@ -58,10 +62,12 @@ def vmap(
     _check_axis_spec(in_axes, "in_axes")
     _check_axis_spec(out_axes, "out_axes")
 
-    f: Callable[..., Any] = fun
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+    f = cast(Callable[..., Any], fun)
 
-    @functools.wraps(fun)
-    def vmap_f(*args: P.args, **kwargs: P.kwargs) -> R:
+    @functools.wraps(f)
+    def vmap_f(*args: Any, **kwargs: Any) -> Any:
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
             raise ValueError(
                 "vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
@@ -73,7 +79,7 @@ def vmap(
             dims: list[int | None] = broadcast_prefix(axes_spec, (args, kwargs), is_leaf=lambda x: x is None)
         except ValueError as e:
             raise ValueError(f"vmap in_axes specification must be a tree prefix of the corresponding value, got specification {in_axes} for value tree {in_tree}.") from e
-        names = _arg_names(fun, len(args))
+        names = _arg_names(f, len(args))
         arg_of_leaf = [i for i, a in enumerate(args) for _ in range(len(tree_flatten(a)[0]))]
         for x, d in zip(leaves, dims):
             if d is None:
@@ -102,7 +108,6 @@ def vmap(
                 raise ValueError(f"vmap out_axes specification must be a tree prefix of the corresponding value, got specification {out_axes} for value tree {tree}.") from e
 
         outs = vmap_flat(flat_fun, leaves, dims, out_dims, size, axis_name)
-        result: R = tree_unflatten(out_tree_box[0], outs)
-        return result
+        return tree_unflatten(out_tree_box[0], outs)
 
-    return vmap_f
+    return cast(F, vmap_f)

@@ -7,9 +7,11 @@ from jax_core._src.typing.aliases import DimSize as DimSize
 from jax_core._src.typing.aliases import DType as DType
 from jax_core._src.typing.aliases import DTypeLike as DTypeLike
 from jax_core._src.typing.aliases import DTypeName as DTypeName
+from jax_core._src.typing.aliases import DuckTypedArray as DuckTypedArray
 from jax_core._src.typing.aliases import PRNGKeyArray as PRNGKeyArray
 from jax_core._src.typing.aliases import Shape as Shape
 from jax_core._src.typing.aliases import ShapeLike as ShapeLike
 from jax_core._src.typing.aliases import SupportsDType as SupportsDType
 from jax_core._src.typing.aliases import SupportsJaxArray as SupportsJaxArray
+from jax_core._src.typing.aliases import shape_entries as shape_entries
 from jax_core._src.typing.basearray import Array as Array

@@ -9,7 +9,16 @@ misspelling such as ``jnp.zeros(3, "flaot32")`` is a type error (``DTypeName``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Protocol,
+    SupportsIndex,
+    TypeAlias,
+    cast,
+    runtime_checkable,
+)
 
 import numpy as np
 
@@ -42,14 +51,24 @@ Example::
         return x.shape[0]
 """
 
-ShapeLike: TypeAlias = int | Sequence[int]
-"""What shape parameters accept: an int or a sequence of ints.
+ShapeLike: TypeAlias = SupportsIndex | Sequence[SupportsIndex]
+"""What shape parameters accept: an integer or a sequence of integers, where an integer is
+anything with ``__index__`` (``int``, NumPy integer scalars such as ``np.int32(3)``), as the
+runtime takes it.
 
 Example::
 
     def make(shape: ShapeLike) -> Array:
-        return jnp.zeros(shape)   # make(3), make((2, 3)) and make([2, 3]) all work
+        return jnp.zeros(shape)   # make(3), make((2, 3)), make([2, 3]), make((np.int32(2),))
 """
+
+def shape_entries(shape: ShapeLike) -> Sequence[SupportsIndex]:
+    """The entries of a ``ShapeLike``: ``(shape,)`` for an integer (``int`` or a NumPy integer),
+    else ``shape`` itself (what the runtime iterates)."""
+    if isinstance(shape, (int, np.integer)):
+        return (cast("SupportsIndex", shape),)
+    return cast("Sequence[SupportsIndex]", shape)
+
 
 # The dtype names JAX accepts: what ``np.dtype(name)`` maps (with ml_dtypes imported) to a dtype
 # a JAX array may have. Byte-order-prefixed codes ("<f4", "=i8", "|b1") are accepted at run time
@@ -183,10 +202,14 @@ ArrayLike: TypeAlias = (
     | int
     | float
     | complex
-    | SupportsJaxArray
 )
-"""What array parameters accept. Lists, tuples, strings and None are rejected, as in JAX.
-``isinstance(v, ArrayLike)`` tells whether ``v`` is one.
+"""What array parameters accept: JAX's ``ArrayLike`` (arrays, NumPy arrays and scalars, Python
+scalars). Lists, tuples, strings and None are rejected, as in JAX. ``isinstance(v, ArrayLike)``
+tells whether ``v`` is one.
+
+Objects with ``__jax_array__`` (``SupportsJaxArray``) are converted at run time but are not part
+of it, as in JAX: every member of ``ArrayLike`` supports arithmetic, comparisons and NumPy calls,
+so a parameter annotated ``ArrayLike`` can be used in them.
 
 Example::
 
@@ -196,6 +219,28 @@ Example::
     scale(jnp.ones(3)); scale(np.ones(3)); scale(1.5)   # ok
     scale([1.0, 2.0])                                   # type error: convert with jnp.array first
 """
+
+@runtime_checkable
+class DuckTypedArray(Protocol):
+    """Any object with ``shape`` and ``dtype`` (``ShapeDtypeStruct``, NumPy arrays, arrays), as
+    the ``*_like`` constructors accept it.
+
+    Example::
+
+        spec = jax.ShapeDtypeStruct((3,), jnp.float32)
+        jnp.zeros_like(spec)   # a float32 array of zeros, shape (3,)
+    """
+
+    @property
+    def shape(self) -> Sequence[int]:
+        """The object's shape."""
+        ...
+
+    @property
+    def dtype(self) -> DType:
+        """The object's dtype."""
+        ...
+
 
 PRNGKeyArray: TypeAlias = Array
 """An array of PRNG keys. Keys are ``Array`` values whose dtype is a key dtype.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 import operator
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, SupportsIndex
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering import hlo as hlo_util
 
 
-def int_tuple(xs: Sequence[int]) -> tuple[int, ...]:
+def int_tuple(xs: Sequence[SupportsIndex]) -> tuple[int, ...]:
     return tuple(operator.index(x) for x in xs)
 
 
@@ -171,13 +171,16 @@ class ScatterDimensionNumbers(NamedTuple):
     ``inserted_window_dims``: size-1 operand window dimensions absent from ``updates``;
     ``scatter_dims_to_operand_dims``: for each index-vector entry, its operand dimension;
     ``operand_batching_dims`` / ``scatter_indices_batching_dims``: paired batch dimensions.
+
+    Each field is any sequence of ints (``range(2)``, ``[0, 1]``), as JAX annotates it; the
+    scatter functions store them as tuples.
     """
 
-    update_window_dims: tuple[int, ...]
-    inserted_window_dims: tuple[int, ...]
-    scatter_dims_to_operand_dims: tuple[int, ...]
-    operand_batching_dims: tuple[int, ...] = ()
-    scatter_indices_batching_dims: tuple[int, ...] = ()
+    update_window_dims: Sequence[int]
+    inserted_window_dims: Sequence[int]
+    scatter_dims_to_operand_dims: Sequence[int]
+    operand_batching_dims: Sequence[int] = ()
+    scatter_indices_batching_dims: Sequence[int] = ()
 
 
 _MODE_NAMES: dict[str | None, str] = {

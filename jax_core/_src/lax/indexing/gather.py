@@ -8,7 +8,6 @@ the indices are)."""
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Sequence
 from typing import Any, TypedDict, Unpack
 
@@ -38,7 +37,7 @@ from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing import ArrayLike, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
 # -- gather -----------------------------------------------------------------------------
@@ -175,9 +174,7 @@ def gather(
         operand,
         start_indices,
         dimension_numbers=GatherDimensionNumbers(*(int_tuple(d) for d in dimension_numbers)),
-        slice_sizes=(operator.index(slice_sizes),)
-        if isinstance(slice_sizes, (int, np.integer))
-        else int_tuple(slice_sizes),
+        slice_sizes=int_tuple(shape_entries(slice_sizes)),
         unique_indices=bool(unique_indices),
         indices_are_sorted=bool(indices_are_sorted),
         mode=parsed,

@@ -110,7 +110,7 @@ def _scatter_shape(
         "scatter", "scatter_dims_to_operand_dims", to_operand, "operand_batching_dims", batching
     )
     batch_shape = check_batching(
-        "scatter", operand, indices, (batching, dnums.scatter_indices_batching_dims)
+        "scatter", operand, indices, (tuple(batching), tuple(dnums.scatter_indices_batching_dims))
     )
     scatter_dims_in_updates: list[int | None] = list(range(vdim))
     for i in window_dims:
@@ -319,11 +319,11 @@ def _inverse_gather(
     from jax_core._src.lax.indexing.dimension_numbers import GatherDimensionNumbers
 
     gdnums = GatherDimensionNumbers(
-        offset_dims=dnums.update_window_dims,
-        collapsed_slice_dims=dnums.inserted_window_dims,
-        start_index_map=dnums.scatter_dims_to_operand_dims,
-        operand_batching_dims=dnums.operand_batching_dims,
-        start_indices_batching_dims=dnums.scatter_indices_batching_dims,
+        offset_dims=tuple(dnums.update_window_dims),
+        collapsed_slice_dims=tuple(dnums.inserted_window_dims),
+        start_index_map=tuple(dnums.scatter_dims_to_operand_dims),
+        operand_batching_dims=tuple(dnums.operand_batching_dims),
+        start_indices_batching_dims=tuple(dnums.scatter_indices_batching_dims),
     )
     unit = {*dnums.inserted_window_dims, *dnums.operand_batching_dims}
     windows = iter(updates_shape[d] for d in dnums.update_window_dims)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 
@@ -40,16 +40,16 @@ from jax_core._src.lax.shape.dimensions import broadcast_in_dim, shape_of
 from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing import ArrayLike, ShapeLike
+from jax_core._src.typing import ArrayLike, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
 
-def _int_tuple(xs: Sequence[int]) -> tuple[int, ...]:
+def _int_tuple(xs: Sequence[SupportsIndex]) -> tuple[int, ...]:
     return tuple(operator.index(x) for x in xs)
 
 
 def _shape_tuple(sizes: ShapeLike) -> tuple[int, ...]:
-    return (operator.index(sizes),) if isinstance(sizes, (int, np.integer)) else _int_tuple(sizes)
+    return _int_tuple(shape_entries(sizes))
 
 
 def _check_nonnegative(fun_name: str, arg_name: str, obj: tuple[int, ...]) -> None:

@@ -25,7 +25,7 @@ from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
-from jax_core._src.typing import ArrayLike, ShapeLike, SupportsJaxArray
+from jax_core._src.typing import ArrayLike, ShapeLike, SupportsJaxArray, shape_entries
 from jax_core._src.typing.basearray import Array
 
 
@@ -66,7 +66,7 @@ def shape_of(x: ArrayLike) -> tuple[int, ...]:
 
 def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
     """A user shape (an int or a sequence of ints) as a tuple (sizes are checked later)."""
-    seq: Sequence[int] = (shape,) if isinstance(shape, (int, np.integer)) else shape
+    seq = shape_entries(shape)
     out: list[int] = []
     for d in seq:
         if isinstance(d, Tracer):

@@ -4,7 +4,7 @@
 Enable it with one line in the mypy configuration::
 
     [tool.mypy]
-    plugins = ["mypy_plugin"]
+    plugins = ["jax_core.mypy_plugin"]
 
 Every check and its error code is described in docs/mypy-plugin.md.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from mypy.plugin import Plugin
 
-from mypy_plugin._plugin import JaxCorePlugin
+from jax_core.mypy_plugin._plugin import JaxCorePlugin
 
 
 def plugin(version: str) -> type[Plugin]:

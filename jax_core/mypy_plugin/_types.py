@@ -23,7 +23,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin import _names
+from jax_core.mypy_plugin import _names
 
 POSITIONAL: tuple[ArgKind, ...] = (ARG_POS, ARG_OPT)
 SCALARS = ("builtins.int", "builtins.float", "builtins.bool", "builtins.complex")

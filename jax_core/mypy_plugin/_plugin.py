@@ -20,7 +20,7 @@ from mypy.plugin import (
 )
 from mypy.types import CallableType, FunctionLike, Type
 
-from mypy_plugin import _branches, _custom, _grad, _jit, _maps, _names, _partial
+from jax_core.mypy_plugin import _branches, _custom, _grad, _jit, _maps, _names, _partial
 
 _FINGERPRINT: Final = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted(pathlib.Path(__file__).parent.glob("*.py")))
@@ -91,6 +91,7 @@ class JaxCorePlugin(Plugin):
         f"{_names.JITTED}.__call__": _jit.jitted_call_hook,
         f"{_names.JITTED}.__get__": _jit.jitted_get_hook,
         f"{_names.CUSTOM_JVP}.defjvp": _custom.defjvp_hook,
+        f"{_names.CUSTOM_JVP}.defjvps": _custom.defjvps_hook,
         f"{_names.CUSTOM_VJP}.defvjp": _custom.defvjp_hook,
         f"{_names.PARTIAL}.__call__": _partial.partial_call_hook,
     }

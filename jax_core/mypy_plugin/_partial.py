@@ -13,9 +13,9 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.plugins import functools as mypy_functools
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
-from mypy_plugin import _custom, _grad, _jit, _maps, _names
-from mypy_plugin._args import Arg, Args, attrs_of, record_args, recorded_args
-from mypy_plugin._types import as_callable, instance, parameters
+from jax_core.mypy_plugin import _custom, _grad, _jit, _maps, _names
+from jax_core.mypy_plugin._args import Arg, Args, attrs_of, record_args, recorded_args
+from jax_core.mypy_plugin._types import as_callable, instance, parameters
 
 TRANSFORM_ATTR: Final = "__jax_core_partial__"
 

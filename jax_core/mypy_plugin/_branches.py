@@ -9,8 +9,8 @@ from mypy.plugin import FunctionContext
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, Instance, Type, get_proper_type
 
-from mypy_plugin import _errors
-from mypy_plugin._types import SCALARS, as_callable, as_outputs, fmt
+from jax_core.mypy_plugin import _errors
+from jax_core.mypy_plugin._types import SCALARS, as_callable, as_outputs, fmt
 
 
 def _result(ctx: FunctionContext, t: Type) -> Type | None:

@@ -1,6 +1,6 @@
-"""``custom_jvp.defjvp`` and ``custom_vjp.defvjp``: the rules' shapes checked against the
-function they differentiate (one primal/tangent/cotangent per differentiable parameter, the
-``(output, ...)`` pairs)."""
+"""``custom_jvp.defjvp``/``defjvps`` and ``custom_vjp.defvjp``: the rules' shapes checked against
+the function they differentiate (its parameters, defaults aside; one primal/tangent/cotangent per
+differentiable parameter; the ``(output, ...)`` pairs)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,19 @@ from collections.abc import Sequence
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.subtypes import is_subtype
-from mypy.types import AnyType, CallableType, Instance, Parameters, Type, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    NoneType,
+    Parameters,
+    Type,
+    get_proper_type,
+)
 
-from mypy_plugin import _errors
-from mypy_plugin._args import Args, attrs_of, ints, named_args, value
-from mypy_plugin._types import (
+from jax_core.mypy_plugin import _errors
+from jax_core.mypy_plugin._args import Args, attrs_of, ints, named_args, value
+from jax_core.mypy_plugin._types import (
     as_callable,
     callable_name,
     count,
@@ -95,6 +103,32 @@ class _RuleCheck:
                     f"function's parameter has type {fmt(self.api, want)}"
                 )
 
+    def takes_parameters(
+        self, rule: CallableType, params: Parameters, what: str, leading: str = ""
+    ) -> None:
+        """The rule's positional parameters (after the ``leading`` ones, spelled e.g.
+        ``"(tangent, primal_out)"``) take the function's positional parameters, in number and
+        type (each accepts the function's type); defaults aside, as rules are written without
+        them. ``what`` names the rule in messages."""
+        if has_star_args(rule):
+            return
+        first = leading.count(",") + 1 if leading else 0
+        wanted = _differentiable(params, 0)
+        got = [rule.arg_types[i] for i in positional(rule)][first:]
+        if len(got) != len(wanted):
+            self.fail(
+                f"{what} must take {leading + ', then ' if leading else ''}the function's "
+                f"{count(len(wanted), 'positional parameter')}, but it takes "
+                f"{count(len(got), 'positional parameter')}{' after them' if leading else ''}"
+            )
+            return
+        for i, (have, want) in enumerate(zip(got, wanted, strict=True)):
+            if not is_subtype(want, have):
+                self.fail(
+                    f"parameter {first + i} of {what} is {fmt(self.api, have)}, but the "
+                    f"function's parameter {i} has type {fmt(self.api, want)}"
+                )
+
     def pair(self, rule: CallableType, out: Type, spelled: str) -> Sequence[Type] | None:
         """The rule returns a pair whose first element has the function's result type."""
         ret = rule.ret_type
@@ -164,6 +198,7 @@ def defvjp_hook(ctx: MethodContext) -> Type:
     n_diff = len(_differentiable(params, k))
     check = _RuleCheck(ctx, "custom_vjp")
     if fwd is not None:
+        check.takes_parameters(fwd, params, callable_name(fwd))
         check.pair(fwd, out, "a pair (output, residuals)")
     if bwd is not None and check.arity(
         bwd,
@@ -186,4 +221,36 @@ def defvjp_hook(ctx: MethodContext) -> Type:
                 f"{callable_name(bwd)} must return a tuple with one cotangent per differentiable "
                 f"parameter ({n_diff}), but it returns {fmt(ctx.api, ret)}"
             )
+    return ctx.default_return_type
+
+
+def defjvps_hook(ctx: MethodContext) -> Type:
+    """``f.defjvps(*fns)``: one function (or None) per parameter, each called as
+    ``fn(tangent, primal_out, *primals)`` with the primals unpacked; checked like the packed
+    ``defjvp`` rule (the primals' number and types). JAX rejects it with ``nondiff_argnums``."""
+    t = get_proper_type(ctx.type)
+    fn = _function(t) if isinstance(t, Instance) else None
+    if fn is None or not isinstance(t, Instance) or not ctx.arg_types:
+        return ctx.default_return_type
+    params, _ = fn
+    check = _RuleCheck(ctx, "custom_jvp.defjvps")
+    if _nondiff(t):
+        check.fail("Can't use defjvps with nondiff_argnums; define the rule with defjvp")
+        return ctx.default_return_type
+    n = len(_differentiable(params, 0))
+    rules = ctx.arg_types[0]
+    if len(rules) > n:
+        check.fail(
+            f"got {count(len(rules), 'function')}, but the function has "
+            f"{count(n, 'positional parameter')}: pass one per parameter (None for none)"
+        )
+        return ctx.default_return_type
+    for i, r in enumerate(rules):
+        if isinstance(get_proper_type(r), NoneType):
+            continue
+        rule = as_callable(ctx.api, r)
+        if rule is not None:
+            name = callable_name(rule)
+            what = f"the tangent function of parameter {i}" if name == "the function" else name
+            check.takes_parameters(rule, params, what, "(tangent, primal_out)")
     return ctx.default_return_type

@@ -16,9 +16,9 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin import _errors
-from mypy_plugin._args import Args, ints, named_args, value
-from mypy_plugin._types import (
+from jax_core.mypy_plugin import _errors
+from jax_core.mypy_plugin._args import Args, ints, named_args, value
+from jax_core.mypy_plugin._types import (
     as_callable,
     as_outputs,
     callable_name,
@@ -69,22 +69,24 @@ def _bad_axis_expr(api: CheckerPluginInterface, e: Expression) -> Type | None:
 def check_in_axes(
     api: CheckerPluginInterface, context: Context, args: Args, fun_type: Type
 ) -> None:
-    """``in_axes``: a list at the top level is rejected (as JAX does); a tuple has one entry per
-    positional parameter; every entry is an int, None or a pytree prefix of those."""
+    """``in_axes``: a tuple (or a list, which JAX treats as a tuple at the top level) has one
+    entry per positional parameter; every entry is an int, None or a pytree prefix of those."""
     c = as_callable(api, fun_type)
     axes = args.get("in_axes")
     if axes is None or c is None:
         return
     p = get_proper_type(axes.type)
-    if isinstance(p, Instance) and p.type.fullname == "builtins.list":
-        api.fail(f"{_MESSAGE}, but got a list; use a tuple", context, code=_errors.IN_AXES)
-        return
+    n_entries: int | None = None
     if isinstance(p, TupleType):
+        n_entries = len(p.items)
+    elif isinstance(axes.expr, ListExpr):
+        n_entries = len(axes.expr.items)
+    if n_entries is not None:
         pos = positional(c)
         required = sum(1 for i in pos if c.arg_kinds[i].is_required())
-        if not has_star_args(c) and not required <= len(p.items) <= len(pos):
+        if not has_star_args(c) and not required <= n_entries <= len(pos):
             api.fail(
-                f"{_MESSAGE}, but got len(in_axes)={len(p.items)} while {callable_name(c)} takes "
+                f"{_MESSAGE}, but got len(in_axes)={n_entries} while {callable_name(c)} takes "
                 f"{count(len(pos), 'positional parameter')}",
                 context,
                 code=_errors.IN_AXES,
@@ -104,12 +106,14 @@ def _bad_entries(
     api: CheckerPluginInterface, expr: Expression | None, t: Type
 ) -> list[Type | None]:
     """Per ``in_axes`` entry, its first invalid part (None where it is valid)."""
-    if isinstance(expr, TupleExpr):
+    if isinstance(expr, (TupleExpr, ListExpr)):
         return [_bad_axis_expr(api, e) for e in expr.items]
     p = get_proper_type(t)
-    return (
-        [_bad_axis_entry(i) for i in p.items] if isinstance(p, TupleType) else [_bad_axis_entry(p)]
-    )
+    if isinstance(p, TupleType):
+        return [_bad_axis_entry(i) for i in p.items]
+    if isinstance(p, Instance) and p.type.fullname == "builtins.list" and p.args:
+        return [_bad_axis_entry(p.args[0])]  # a list's entries: one type for all
+    return [_bad_axis_entry(p)]
 
 
 def vmap_hook(ctx: FunctionContext) -> Type:

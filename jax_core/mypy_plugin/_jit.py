@@ -20,8 +20,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin import _errors, _names
-from mypy_plugin._args import (
+from jax_core.mypy_plugin import _errors, _names
+from jax_core.mypy_plugin._args import (
     Args,
     attrs_of,
     ints,
@@ -31,7 +31,7 @@ from mypy_plugin._args import (
     strs,
     value,
 )
-from mypy_plugin._types import (
+from jax_core.mypy_plugin._types import (
     as_callable,
     as_outputs,
     fmt,

@@ -23,9 +23,9 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin import _errors, _names
-from mypy_plugin._args import Arg, Args, Value, flag, ints, named_args, value
-from mypy_plugin._types import (
+from jax_core.mypy_plugin import _errors, _names
+from jax_core.mypy_plugin._args import Arg, Args, Value, flag, ints, named_args, value
+from jax_core.mypy_plugin._types import (
     array_like,
     array_type,
     as_callable,
