@@ -35,7 +35,7 @@ from jax_core._src.typing import DType, DTypeLike
 if TYPE_CHECKING:
     # ml_dtypes' classes have untyped constructors: declare their static surface.
 
-    class finfo(np.finfo[Any]):
+    class finfo(np.finfo[np.floating[Any]]):
         """Machine limits for floating-point types, ml_dtypes' included (``bfloat16``...)."""
 
         def __new__(cls, dtype: DTypeLike) -> Self:

@@ -110,6 +110,7 @@ def _resolve_args(
     """The arguments as positional ones, defaults applied, as JAX resolves them: the rules (fwd,
     the jvp) get every argument of the function, including the defaulted ones. A
     ``functools.partial`` has an opaque signature (only positional arguments)."""
+    name = str(getattr(fun, "__name__", fun))
     sig = _OPAQUE
     if not isinstance(fun, functools.partial):
         try:
@@ -124,7 +125,7 @@ def _resolve_args(
             raise TypeError(f"The following keyword arguments could not be resolved to positions: {', '.join(passed)}")
     except TypeError as e:
         raise TypeError(
-            f"The input arguments to the {kind}-decorated function {getattr(fun, '__name__', fun)} could not be "
+            f"The input arguments to the {kind}-decorated function {name} could not be "
             f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
         ) from e
     return bound.args
