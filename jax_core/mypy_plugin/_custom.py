@@ -4,7 +4,7 @@ differentiable parameter; the ``(output, ...)`` pairs)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
@@ -96,12 +96,23 @@ class _RuleCheck:
                 f"function has {count(len(expected), 'differentiable parameter')}"
             )
             return
-        for i, (got, want) in enumerate(zip(items, expected, strict=True)):
-            if not is_subtype(want, got):
-                self.fail(
-                    f"entry {i} of {label} of {callable_name(rule)} is {fmt(self.api, got)}, but the "
-                    f"function's parameter has type {fmt(self.api, want)}"
-                )
+        self.accepts(
+            items,
+            expected,
+            lambda i, got, want: (
+                f"entry {i} of {label} of {callable_name(rule)} is {got}, but the "
+                f"function's parameter has type {want}"
+            ),
+        )
+
+    def accepts(
+        self, got: Sequence[Type], wanted: Sequence[Type], message: Callable[[int, str, str], str]
+    ) -> None:
+        """Each of ``got`` accepts the matching type of ``wanted``; else ``message(i, got,
+        wanted)`` (the types formatted) is reported."""
+        for i, (have, want) in enumerate(zip(got, wanted, strict=True)):
+            if not is_subtype(want, have):
+                self.fail(message(i, fmt(self.api, have), fmt(self.api, want)))
 
     def takes_parameters(
         self, rule: CallableType, params: Parameters, what: str, leading: str = ""
@@ -122,12 +133,14 @@ class _RuleCheck:
                 f"{count(len(got), 'positional parameter')}{' after them' if leading else ''}"
             )
             return
-        for i, (have, want) in enumerate(zip(got, wanted, strict=True)):
-            if not is_subtype(want, have):
-                self.fail(
-                    f"parameter {first + i} of {what} is {fmt(self.api, have)}, but the "
-                    f"function's parameter {i} has type {fmt(self.api, want)}"
-                )
+        self.accepts(
+            got,
+            wanted,
+            lambda i, have, want: (
+                f"parameter {first + i} of {what} is {have}, but the "
+                f"function's parameter {i} has type {want}"
+            ),
+        )
 
     def pair(self, rule: CallableType, out: Type, spelled: str) -> Sequence[Type] | None:
         """The rule returns a pair whose first element has the function's result type."""

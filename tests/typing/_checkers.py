@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 CHECKERS = ("mypy", "pyright", "pyrefly", "ty")
 
@@ -152,15 +153,23 @@ def parse_mypy(run: CheckerRun, cwd: Path, returncode: int, stdout: str, stderr:
         run.failure = f"mypy exited with 1 but printed no parsable error:\n{run.raw[-4000:]}"
 
 
-def parse_pyright(run: CheckerRun, returncode: int, stdout: str, stderr: str) -> None:
+def _json_report(run: CheckerRun, returncode: int, stdout: str, stderr: str) -> Any:
+    """The checker's JSON report; None (with ``run.failure`` set) if it did not run properly."""
     run.raw = stdout + stderr
     try:
         report = json.loads(stdout)
     except json.JSONDecodeError:
-        run.failure = f"pyright gave no JSON (exit {returncode}):\n{run.raw[-4000:]}"
-        return
+        run.failure = f"{run.name} gave no JSON (exit {returncode}):\n{run.raw[-4000:]}"
+        return None
     if returncode not in (0, 1):
-        run.failure = f"pyright exited with {returncode}:\n{run.raw[-4000:]}"
+        run.failure = f"{run.name} exited with {returncode}:\n{run.raw[-4000:]}"
+        return None
+    return report
+
+
+def parse_pyright(run: CheckerRun, returncode: int, stdout: str, stderr: str) -> None:
+    report = _json_report(run, returncode, stdout, stderr)
+    if report is None:
         return
     for diag in report.get("generalDiagnostics", []):
         line = diag.get("range", {}).get("start", {}).get("line", -1) + 1
@@ -179,14 +188,8 @@ _PYREFLY_SEVERITY = {
 
 
 def parse_pyrefly(run: CheckerRun, cwd: Path, returncode: int, stdout: str, stderr: str) -> None:
-    run.raw = stdout + stderr
-    try:
-        report = json.loads(stdout)
-    except json.JSONDecodeError:
-        run.failure = f"pyrefly gave no JSON (exit {returncode}):\n{run.raw[-4000:]}"
-        return
-    if returncode not in (0, 1):
-        run.failure = f"pyrefly exited with {returncode}:\n{run.raw[-4000:]}"
+    report = _json_report(run, returncode, stdout, stderr)
+    if report is None:
         return
     for err in report.get("errors", []):
         path = str((cwd / err["path"]).resolve())
