@@ -35,7 +35,9 @@ from jax_core._src.typing import DType, DTypeLike
 if TYPE_CHECKING:
     # ml_dtypes' classes have untyped constructors: declare their static surface.
 
-    class finfo(np.finfo[np.floating[Any]]):
+    # np.finfo[Any]: for ml_dtypes' types (bfloat16, float8_*) eps/max are ml_dtypes scalars,
+    # which are not np.floating, so the limits stay Any.
+    class finfo(np.finfo[Any]):
         """Machine limits for floating-point types, ml_dtypes' included (``bfloat16``...)."""
 
         def __new__(cls, dtype: DTypeLike) -> Self:
