@@ -13,7 +13,7 @@ libraries:
 * mypy warm: again with that cache, nothing changed;
 * pyright: the CLI keeps no cache, so every run is cold.
 
-A second table is the overhead of jax_core's mypy plugin (mypy_plugin/): the same corpus,
+A second table is the overhead of jax_core's mypy plugin (jax_core/mypy_plugin/): the same corpus,
 jax_core only, checked with typing/mypy.ini plus ``plugins = jax_core.mypy_plugin`` against the same
 configuration without it, cold and warm as above, the two interleaved run by run (target
 <= 1.10: the plugin may cost at most 10%). Both sides run the same program, so noise only adds
@@ -228,7 +228,7 @@ def main() -> int:
                         samples[lib][key].append(value)
         if run_plugin:
             without, with_plugin = _plugin_configs(Path(tmp))
-            here = {"PYTHONPATH": str(ROOT)}  # this checkout's mypy_plugin, both sides alike
+            here = {"PYTHONPATH": str(ROOT)}  # this checkout's jax_core.mypy_plugin, both sides alike
             plugin_setups = {
                 "plugin": Setup(CORPUS, sys.executable, Path(tmp) / "cache-plugin", with_plugin, here),
                 "no plugin": Setup(CORPUS, sys.executable, Path(tmp) / "cache-no-plugin", without, here),
