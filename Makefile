@@ -11,6 +11,7 @@
 #   make bench        bench/run.py and bench/typing_bench.py; builds .venv-jax (real jax) on first use
 #   make bench-api    bench/api_bench.py: every public callable eager/jit/first call vs JAX; exit 1 if
 #                     an eager or jit ratio grew 1.3x over bench/api_baseline.json (~8 min)
+#   make api-coverage tools/api_coverage.py: jax_core's coverage of JAX 0.12's public names, per module
 #   make lint         ruff (not part of test)
 #   make venv         only the set-up
 
@@ -37,7 +38,7 @@ define make_venv
 	fi
 endef
 
-.PHONY: test demo bench bench-api pytest conformance conformance-full typecheck mypy pyright verifytypes imports lint venv clean FORCE
+.PHONY: test demo bench bench-api api-coverage pytest conformance conformance-full typecheck mypy pyright verifytypes imports lint venv clean FORCE
 
 test: imports pytest typecheck verifytypes
 
@@ -98,6 +99,9 @@ bench: bench/run.py bench/typing_bench.py $(STAMP) $(JAX_STAMP)
 	@$(PY) bench/run.py
 	@echo "==> type-checker speed on the typing corpus (bench/typing_bench.py)"
 	@$(PY) bench/typing_bench.py
+
+api-coverage: $(STAMP)
+	@$(PY) tools/api_coverage.py
 
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check .
