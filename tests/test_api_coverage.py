@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
+from tests._tools import load_tool
 from tests.oracle import client
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool() -> ModuleType:
-    if "api_coverage" in sys.modules:
-        return sys.modules["api_coverage"]
-    spec = importlib.util.spec_from_file_location(
-        "api_coverage", ROOT / "tools" / "api_coverage.py"
-    )
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["api_coverage"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_tool("api_coverage")
 
 
 def test_snapshot_parses_and_is_not_empty() -> None:

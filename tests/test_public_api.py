@@ -1,19 +1,15 @@
 """The public API is a reviewed surface: it must match the checked-in snapshot."""
 
-import importlib.util
-import sys
 from pathlib import Path
+from types import ModuleType
+
+from tests._tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _tool() -> object:
-    spec = importlib.util.spec_from_file_location("api_snapshot", ROOT / "tools" / "api_snapshot.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["api_snapshot"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def _tool() -> ModuleType:
+    return load_tool("api_snapshot")
 
 
 def test_public_api_matches_snapshot() -> None:

@@ -3,23 +3,20 @@ report survives diagnostics that pyright gives without a source range."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+from tests._tools import load_tool
+
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "check_verifytypes.py"
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_verifytypes", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("check_verifytypes")
 
 
 def test_location_without_range_or_file() -> None:

@@ -4,22 +4,16 @@ by its ``# plugin: jax-<code>`` comments, on those lines."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests._tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tool() -> ModuleType:
-    path = ROOT / "tools" / "typecheck_examples.py"
-    spec = importlib.util.spec_from_file_location("typecheck_examples", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("typecheck_examples")
 
 
 def test_mistakes_mark_every_plugin_check() -> None:

@@ -1,9 +1,9 @@
 """The jax_core.numpy coverage figure against real JAX's recorded API list stays above its floor."""
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests._tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOOR = 100.0
@@ -11,12 +11,7 @@ FLOOR = 100.0
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("jnp_coverage", ROOT / "tools" / "jnp_coverage.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["jnp_coverage"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_tool("jnp_coverage")
 
 
 def test_reference_list_is_recorded() -> None:

@@ -3,26 +3,21 @@ exactly as their ``ad_api`` implementations."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core._src.transforms import ad_api, ad_signatures
+from tests._tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian")
 
 
-def _generator() -> object:
-    spec = importlib.util.spec_from_file_location("gen_ad_signatures", ROOT / "tools" / "gen_ad_signatures.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def _generator() -> ModuleType:
+    return load_tool("gen_ad_signatures")
 
 
 def test_generated_module_is_up_to_date() -> None:

@@ -10,23 +10,18 @@ must be below JAX's. After a change that lowers the share, lower the ceiling: ru
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests._tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 CEILING = Path(__file__).with_name("any_share_ceiling.json")
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("any_share", ROOT / "tools" / "any_share.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module's annotations through it
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("any_share")
 
 
 def test_any_share(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ jax_core.numpy functions name their first parameter ``a``; stubtest is told to s
 from __future__ import annotations
 
 import ast
-import importlib.util
 import inspect
 import os
 import shutil
@@ -23,22 +22,18 @@ from typing import Any
 
 import pytest
 
-from jax_core._src.typing.basearray import Array
 from jax_core._src.core.trace import Tracer
 from jax_core._src.numpy import array_methods
 from jax_core._src.runtime.array import ArrayImpl
+from jax_core._src.typing.basearray import Array
+from tests._tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWLIST = Path(__file__).with_name("stubtest_allowlist.txt")
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_overlays", ROOT / "tools" / "gen_overlays.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_overlays")
 
 
 GEN = _generator()
