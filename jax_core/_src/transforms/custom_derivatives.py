@@ -104,19 +104,23 @@ def _opaque_signature(*args: Any, **kwargs: Any) -> None:
 _OPAQUE = inspect.signature(_opaque_signature)
 
 
+def _signature(fun: Callable[..., Any]) -> inspect.Signature:
+    """What arguments resolve against (read once per custom function): ``fun``'s signature; an
+    opaque one (positional arguments only) for a ``functools.partial``, as JAX, or when there is
+    none to read (some builtins)."""
+    if isinstance(fun, functools.partial):
+        return _OPAQUE
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return _OPAQUE
+
+
 def _resolve_args(
-    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], kind: str
+    sig: inspect.Signature, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], kind: str
 ) -> tuple[Any, ...]:
     """The arguments as positional ones, defaults applied, as JAX resolves them: the rules (fwd,
-    the jvp) get every argument of the function, including the defaulted ones. A
-    ``functools.partial`` has an opaque signature (only positional arguments)."""
-    name = str(getattr(fun, "__name__", fun))
-    sig = _OPAQUE
-    if not isinstance(fun, functools.partial):
-        try:
-            sig = inspect.signature(fun)
-        except (TypeError, ValueError):  # no signature to read (some builtins): opaque too
-            pass
+    the jvp) get every argument of the function, including the defaulted ones."""
     try:
         bound = sig.bind(*args, **kwargs)
         bound.apply_defaults()
@@ -230,6 +234,7 @@ class custom_jvp(Generic[P, R]):
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
+        self._signature = _signature(fun)
         self.jvp = None
 
     def defjvp(self, jvp: Callable[Q, tuple[R, T]]) -> Callable[Q, tuple[R, T]]:
@@ -267,7 +272,7 @@ class custom_jvp(Generic[P, R]):
         name = getattr(self.fun, "__name__", "fun")
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {name} using `defjvp`.")
-        full = _resolve_args(self.fun, tuple(args), dict(kwargs), "custom_jvp")
+        full = _resolve_args(self._signature, name, tuple(args), dict(kwargs), "custom_jvp")
         plain: Callable[..., R] = self.fun
         if current_trace() is eval_trace:
             return plain(*full)
@@ -447,6 +452,7 @@ class custom_vjp(Generic[P, R]):
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
+        self._signature = _signature(fun)
         self.fwd = None
         self.bwd = None
 
@@ -479,7 +485,7 @@ class custom_vjp(Generic[P, R]):
         name = getattr(self.fun, "__name__", "fun")
         if self.fwd is None or self.bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {name} using `defvjp`.")
-        full = _resolve_args(self.fun, tuple(args), dict(kwargs), "custom_vjp")
+        full = _resolve_args(self._signature, name, tuple(args), dict(kwargs), "custom_vjp")
         plain: Callable[..., R] = self.fun
         if current_trace() is eval_trace:
             return plain(*full)
