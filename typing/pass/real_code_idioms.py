@@ -14,7 +14,7 @@ import numpy as np
 import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core import Array, lax
-from jax_core.typing import ArrayLike
+from jax_core.typing import ArrayLike, DuckTypedArray
 
 
 # 1. A parameter annotated ArrayLike is used in arithmetic and passed to NumPy and jnp.
@@ -121,3 +121,12 @@ assert jnp.zeros_like(spec).shape == (2, 3)
 assert jnp.ones_like(spec, dtype=jnp.int32).dtype == jnp.int32
 assert_type(jnp.full_like(spec, 2.0), Array)
 assert jnp.empty_like(spec, shape=(4,)).shape == (4,)
+
+
+def zeros_for(template: DuckTypedArray) -> Array:
+    return jnp.zeros(tuple(template.shape), template.dtype)
+
+
+assert_type(zeros_for(spec), Array)
+assert zeros_for(np.ones((2, 2), np.int8)).dtype == jnp.int8
+assert isinstance(spec, DuckTypedArray)
