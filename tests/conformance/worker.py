@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from tests.oracle.worker import decode  # the oracle's wire format for inputs
+from tests.oracle.worker import namespace as oracle_namespace
 
 
 def encode(arr: np.ndarray[Any, Any]) -> dict[str, Any]:
@@ -31,25 +32,7 @@ def encode(arr: np.ndarray[Any, Any]) -> dict[str, Any]:
 
 
 def namespace(impl: str) -> dict[str, Any]:
-    if impl == "jax":
-        import jax
-        import jax.numpy as jnp
-        import jax.scipy as jsp
-        import jax.scipy.linalg
-        import jax.scipy.signal
-        import jax.scipy.special
-        import jax.scipy.stats  # noqa: F401
-        from jax import lax, random
-    else:
-        import jax_core as jax  # type: ignore[no-redef]
-        import jax_core.numpy as jnp  # type: ignore[no-redef]
-        import jax_core.scipy as jsp  # type: ignore[no-redef]
-        import jax_core.scipy.linalg
-        import jax_core.scipy.signal
-        import jax_core.scipy.special
-        import jax_core.scipy.stats  # noqa: F401
-        from jax_core import lax, random  # type: ignore[no-redef]
-    return {"jax": jax, "jnp": jnp, "lax": lax, "random": random, "jsp": jsp, "np": np}
+    return oracle_namespace("jax" if impl == "jax" else "jax_core")
 
 
 def main() -> None:

@@ -174,16 +174,9 @@ def live_fixture(calls: Sequence[Call]) -> Any:
 
 @functools.cache
 def _namespace() -> dict[str, Any]:
-    import jax_core as jax
-    import jax_core.numpy as jnp
-    import jax_core.scipy as jsp
-    import jax_core.scipy.linalg
-    import jax_core.scipy.signal
-    import jax_core.scipy.special
-    import jax_core.scipy.stats
-    from jax_core import lax, random
+    from tests.oracle.worker import namespace
 
-    return {"jax": jax, "jnp": jnp, "lax": lax, "random": random, "jsp": jsp, "np": np}
+    return namespace("jax_core")
 
 
 def here(call: Call) -> Outcome:

@@ -12,12 +12,37 @@ to stderr.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from typing import Any
 
 import ml_dtypes
 import numpy as np
+
+
+# The public submodules an expression may reach through ``jax.``/``jsp.``, imported under both
+# libraries so that ``jax.nn.relu`` or ``jsp.ndimage.map_coordinates`` resolve in either process.
+SUBMODULES = (
+    "numpy", "numpy.fft", "numpy.linalg", "lax", "lax.linalg", "random", "nn", "nn.initializers",
+    "image", "ops", "flatten_util", "custom_derivatives", "ad_checkpoint", "dtypes", "tree_util",
+    "scipy", "scipy.linalg", "scipy.signal", "scipy.special", "scipy.stats", "scipy.fft",
+    "scipy.optimize", "scipy.integrate", "scipy.ndimage", "scipy.interpolate", "scipy.cluster",
+    "scipy.cluster.vq", "scipy.spatial.transform", "scipy.sparse", "scipy.sparse.linalg",
+    "example_libraries.stax", "example_libraries.optimizers",
+)  # fmt: skip
+
+
+def namespace(root: str) -> dict[str, Any]:
+    """What an expression sees: ``jax`` (``root``: "jax" or "jax_core"), ``jnp``, ``lax``,
+    ``random``, ``jsp`` and ``np``, with every module of ``SUBMODULES`` that ``root`` has imported."""
+    jax = importlib.import_module(root)
+    for sub in SUBMODULES:
+        try:
+            importlib.import_module(f"{root}.{sub}")
+        except ModuleNotFoundError:  # not in this library: an expression using it fails visibly
+            pass
+    return {"jax": jax, "jnp": jax.numpy, "lax": jax.lax, "random": jax.random, "jsp": jax.scipy, "np": np}
 
 
 def _dtype(name: str) -> np.dtype[Any]:
@@ -43,12 +68,8 @@ def encode(leaf: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    import jax
-    import jax.numpy as jnp
-    import jax.scipy as jsp
-    from jax import lax, random
-
-    base = {"jax": jax, "jnp": jnp, "lax": lax, "random": random, "jsp": jsp, "np": np}
+    base = namespace("jax")
+    jax = base["jax"]
     out: list[dict[str, Any]] = []
     stdout = sys.stdout
     sys.stdout = sys.stderr  # what the expressions print must not mix with the answer
