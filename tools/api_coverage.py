@@ -98,7 +98,7 @@ NAME_OWNERS: dict[str, str] = {
             "jax.lax.ppermute*", "jax.lax.pshuffle*", "jax.lax.pswapaxes*", "jax.lax.psend*",
             "jax.lax.precv*", "jax.lax.axis_index*", "jax.lax.axis_size*", "jax.lax.pbroadcast*",
             "jax.lax.pcast*", "jax.lax.pvary*", "jax.lax.with_sharding_constraint",
-            "jax.lax.sharding_constraint_p",
+            "jax.lax.sharding_constraint_p", "jax.memory",
         ),
         SHARDING,
     ),
@@ -107,12 +107,18 @@ NAME_OWNERS: dict[str, str] = {
         ("jax.pure_callback", "jax.io_callback", "jax.debug_callback", "jax.effects_barrier"),
         EFFECTS,
     ),
-    "jax.interpreters": EXTEND,
+    # the internals-facing modules transformation authors use, as jax.extend
+    **dict.fromkeys(("jax.interpreters", "jax.core", "jax.api_util"), EXTEND),
+    # mutable array references and their gradient accumulators are stateful effects
+    **dict.fromkeys(
+        ("jax.Ref", "jax.ref", "jax.new_ref", "jax.empty_ref", "jax.free_ref", "jax.freeze", "jax.ad", "jax.ds"),
+        EFFECTS,
+    ),
     # several processes
     **dict.fromkeys(
         (
             "jax.process_index", "jax.process_count", "jax.process_indices", "jax.host_count",
-            "jax.host_id", "jax.host_ids", "jax.make_array_from_process_local_data",
+            "jax.host_id", "jax.host_ids", "jax.make_array_from_process_local_data", "jax.thread_guard",
         ),
         MULTI_PROCESS,
     ),

@@ -21,7 +21,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "jax_core"
-SHOWN = 20  # unknown symbols printed on failure
+SHOWN = int(os.environ.get("VERIFYTYPES_SHOWN", "25"))
 
 
 def _wheel_layout(dest: Path) -> dict[str, str]:

@@ -13,6 +13,12 @@ from typing import TypeAlias as _TypeAlias
 
 import numpy as _np
 
+from jax_core._src.numpy.index_tricks import c_ as c_
+from jax_core._src.numpy.index_tricks import index_exp as index_exp
+from jax_core._src.numpy.index_tricks import mgrid as mgrid
+from jax_core._src.numpy.index_tricks import ogrid as ogrid
+from jax_core._src.numpy.index_tricks import r_ as r_
+from jax_core._src.numpy.index_tricks import s_ as s_
 from jax_core._src.numpy.creation import arange as arange
 from jax_core._src.numpy.creation import array as array
 from jax_core._src.numpy.creation import asarray as asarray

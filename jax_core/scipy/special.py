@@ -40,3 +40,17 @@ from jax_core._src.scipy.special import softmax as softmax
 from jax_core._src.scipy.special import xlog1py as xlog1py
 from jax_core._src.scipy.special import xlogy as xlogy
 from jax_core._src.scipy.special import zeta as zeta
+from jax_core._src.scipy.special_complex import erfcx as erfcx
+from jax_core._src.scipy.special_complex import wofz as wofz
+from jax_core._src.scipy.special_integrals import dawsn as dawsn
+from jax_core._src.scipy.special_integrals import exp1 as exp1
+from jax_core._src.scipy.special_integrals import expi as expi
+from jax_core._src.scipy.special_integrals import expn as expn
+from jax_core._src.scipy.special_integrals import sici as sici
+from jax_core._src.scipy.special_integrals import spence as spence
+from jax_core._src.scipy.special_series import bessel_jn as bessel_jn
+from jax_core._src.scipy.special_series import hyp1f1 as hyp1f1
+from jax_core._src.scipy.special_series import owens_t as owens_t
+from jax_core._src.scipy.special_hypergeometric import fresnel as fresnel
+from jax_core._src.scipy.special_hypergeometric import hyp2f1 as hyp2f1
+from jax_core._src.scipy.special_hypergeometric import sph_harm_y as sph_harm_y

@@ -193,6 +193,12 @@ def here(call: Call) -> Outcome:
             return Outcome(error=type(err).__name__, message=str(err))
 
 
+def concretization_head(message: str | None) -> str:
+    """A concretization error's message up to its documentation link (JAX puts a blank line before
+    the link, jax_core does not)."""
+    return (message or "").split("\nSee https://")[0].rstrip("\n")
+
+
 def assert_same(ours: Outcome, theirs: Outcome, what: str = "", *, messages: bool = False) -> None:
     """Bit equality of every leaf (dtype, shape, bytes), or the same exception class (and, with
     ``messages``, the same message)."""

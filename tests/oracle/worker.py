@@ -29,7 +29,8 @@ SUBMODULES = (
     "scipy", "scipy.linalg", "scipy.signal", "scipy.special", "scipy.stats", "scipy.fft",
     "scipy.optimize", "scipy.integrate", "scipy.ndimage", "scipy.interpolate", "scipy.cluster",
     "scipy.cluster.vq", "scipy.spatial.transform", "scipy.sparse", "scipy.sparse.linalg",
-    "example_libraries.stax", "example_libraries.optimizers",
+    "example_libraries.stax", "example_libraries.optimizers", "dlpack", "profiler", "monitoring",
+    "stages",
 )  # fmt: skip
 
 

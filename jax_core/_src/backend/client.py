@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, cast
 
+from jax_core._src import config
 from jax_core._src.core.once import once
 from jax_core._src.lib import jax_ext, xla_client
 
@@ -104,7 +104,9 @@ class CppSharding(Protocol):
 
 
 def _requested_platforms() -> list[str]:
-    raw = os.environ.get("JAX_PLATFORMS") or os.environ.get("JAX_PLATFORM_NAME") or ""
+    """``jax_platforms`` (or the older ``jax_platform_name``), set by ``config.update`` or the
+    ``JAX_PLATFORMS``/``JAX_PLATFORM_NAME`` environment variables, read when the client is made."""
+    raw = config.platforms.value or config.platform_name.value or ""
     return [p.strip().lower() for p in raw.split(",") if p.strip()]
 
 
@@ -137,8 +139,17 @@ def device_count() -> int:
 
 
 def default_device() -> Device:
-    """The device computations run on when none is given."""
-    return devices()[0]
+    """The device computations run on when none is given: ``jax_default_device`` when it names a
+    device (``jax.default_device(d)``), otherwise the first device."""
+    chosen = config.default_device.value
+    if chosen is None or isinstance(chosen, str):
+        if isinstance(chosen, str) and chosen != "cpu":
+            raise RuntimeError(
+                f"Unknown backend: '{chosen}' requested, but no platforms that are instances of {chosen} "
+                "are present. Platforms present are: cpu"
+            )
+        return devices()[0]
+    return cast("Device", chosen)
 
 
 @once

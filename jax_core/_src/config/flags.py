@@ -1,21 +1,34 @@
-"""Configuration flags (``jax_enable_x64``, ``jax_disable_jit``) and the ``config`` object.
+"""One configuration option: a global value with a thread-local override, as in JAX.
 
-Flags are jaxlib ``Config`` objects so that jaxlib's C++ jit fast path reads the
-same values (x64 is part of its cache key; disable_jit bypasses it). Each flag has
-a global value (``config.update``) and a thread-local override (the context
-managers), exactly as in JAX.
+Options are jaxlib ``Config`` objects so that jaxlib's C++ jit fast path reads the same values
+(x64 is part of its cache key; disable_jit bypasses it). Each has a global value (``config.update``,
+or the ``JAX_*`` environment variable read at import) and a thread-local override (the option's
+context manager, also usable as a decorator). A parser validates and normalizes every new value
+with JAX's exception classes and messages; hooks let the runtime follow a change (the transfer
+guards are jaxlib state).
 """
 
 from __future__ import annotations
 
-import contextlib
+import enum
+import functools
 import os
-from collections.abc import Callable, Generator
-from typing import Generic, Protocol, TypeVar, cast
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
-from jax_core._src.lib import jax_ext, jax_jit
+from jax_core._src.lib import jax_ext
 
 _T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# What an option is for on jax_core's CPU runtime:
+#   "effect": jax_core implements its meaning;
+#   "other-platforms": it configures only GPU/TPU/Pallas/jax2tf machinery, so on CPU (as in JAX on
+#      a CPU-only machine) setting it changes nothing;
+#   "default-only": jax_core does not implement it yet; its default is the behaviour jax_core has,
+#      and setting another value raises NotImplementedError rather than being silently ignored.
+Support = Literal["effect", "other-platforms", "default-only"]
 
 
 class _ConfigState(Protocol[_T]):
@@ -23,67 +36,134 @@ class _ConfigState(Protocol[_T]):
 
     @property
     def value(self) -> _T: ...
+    def get_global(self) -> _T: ...
     def set_global(self, value: _T, /) -> None: ...
-    def swap_local(self, value: _T, /) -> object: ...
+    def swap_local(self, value: object, /) -> object: ...
     def set_local(self, value: object, /) -> None: ...
 
 
-def _config_state(
-    name: str, default: _T, *, include_in_jit_key: bool, include_in_trace_context: bool
-) -> _ConfigState[_T]:
-    """A new jaxlib ``Config`` (what jaxlib's C++ jit fast path reads flags from)."""
-    return cast(
-        _ConfigState[_T],
-        jax_ext.config.Config(
-            name,
-            default,
-            include_in_jit_key=include_in_jit_key,
-            include_in_trace_context=include_in_trace_context,
-        ),
-    )
+_UNSET: object = jax_ext.config.unset  # a thread-local override that is not set
 
 
-def _bool_env(name: str, default: bool) -> bool:
+class _NoDefault:
+    pass
+
+
+NO_DEFAULT: Any = _NoDefault()
+
+
+def bool_env(name: str, default: bool) -> bool:
+    """The boolean value of environment variable ``name`` (JAX's spellings), or ``default``."""
     raw = os.environ.get(name)
     if raw is None:
         return default
     value = raw.strip().lower()
-    if value in ("1", "true", "t", "yes", "y", "on"):
+    if value in ("y", "yes", "t", "true", "on", "1"):
         return True
-    if value in ("0", "false", "f", "no", "n", "off", ""):
+    if value in ("n", "no", "f", "false", "off", "0"):
         return False
     raise ValueError(f"invalid truth value {raw!r} for environment variable {name}")
 
 
 class Flag(Generic[_T]):
-    """One configuration flag: a global value with a thread-local override."""
+    """One configuration option (JAX's ``State``): ``.value`` is the value in force in this thread;
+    calling it gives a context manager (or decorator) that overrides it in this thread."""
 
-    __slots__ = ("name", "help", "_state")
+    __slots__ = ("name", "help", "kind", "choices", "support", "_state", "_parser", "_cm_default",
+                 "_global_hook", "_local_hook", "default", "__name__")  # fmt: skip
 
-    def __init__(self, name: str, default: _T, help: str, *, include_in_jit_key: bool) -> None:
-        self.name = name
-        self.help = help
-        self._state: _ConfigState[_T] = _config_state(
-            name, default, include_in_jit_key=include_in_jit_key, include_in_trace_context=True
+    def __init__(
+        self,
+        name: str,
+        default: _T,
+        help: str,
+        *,
+        kind: str,
+        parser: Callable[[Any], _T],
+        choices: Sequence[object] = (),
+        support: Support = "effect",
+        include_in_jit_key: bool = False,
+        include_in_trace_context: bool = False,
+        context_manager_default: object = NO_DEFAULT,
+        global_hook: Callable[[_T], None] | None = None,
+        local_hook: Callable[[_T | None], None] | None = None,
+    ) -> None:
+        self.name: str = name
+        self.__name__: str = name.removeprefix("jax_")
+        self.help: str = help
+        self.kind: str = kind
+        self.choices: tuple[object, ...] = tuple(choices)
+        self.support: Support = support
+        self.default: _T = default
+        self._parser = parser
+        self._cm_default = context_manager_default
+        self._global_hook = global_hook
+        self._local_hook = local_hook
+        self._state = cast(
+            _ConfigState[_T],
+            jax_ext.config.Config(
+                name,
+                default,
+                include_in_jit_key=include_in_jit_key,
+                include_in_trace_context=include_in_trace_context,
+            ),
         )
+        if global_hook is not None:
+            global_hook(default)
 
     @property
     def value(self) -> _T:
         """The value in force in this thread."""
         return self._state.value
 
-    def set_global(self, value: _T) -> None:
-        """Sets the process-wide value (what ``config.update`` does)."""
-        self._state.set_global(value)
+    def get_global(self) -> _T:
+        """The process-wide value."""
+        return self._state.get_global()
 
-    @contextlib.contextmanager
-    def __call__(self, value: _T) -> Generator[None]:
-        """Overrides the flag in this thread for the duration of a ``with`` block."""
+    def parse(self, value: object) -> _T:
+        """``value`` validated and normalized, or JAX's error for it."""
+        parsed = self._parser(value)
+        if self.support == "default-only" and parsed != self.default:
+            raise NotImplementedError(
+                f"jax_core does not implement the config option {self.name}={parsed!r} yet; only "
+                f"its default, {self.default!r}, is supported."
+            )
+        return parsed
+
+    def set_global(self, value: object) -> None:
+        """Sets the process-wide value (what ``config.update`` does)."""
+        parsed = self.parse(value)
+        self._state.set_global(parsed)
+        if self._global_hook is not None:
+            self._global_hook(parsed)
+
+    def __call__(self, new_val: _T = NO_DEFAULT) -> FlagContext[_T]:
+        """A context manager (or decorator) that sets the option in this thread."""
+        if new_val is NO_DEFAULT:
+            if self._cm_default is NO_DEFAULT:
+                raise TypeError(
+                    f"Context manager for {self.__name__} config option requires an argument "
+                    "representing the new value for the config option."
+                )
+            return FlagContext(self, self.parse(self._cm_default))
+        return FlagContext(self, self.parse(new_val))
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"bool() not supported for instances of type '{type(self).__name__}' "
+            f"(did you mean to use '{type(self).__name__}.value' instead?)"
+        )
+
+    def _enter(self, value: _T) -> object:
         prev = self._state.swap_local(value)
-        try:
-            yield
-        finally:
-            self._state.set_local(prev)
+        if self._local_hook is not None:
+            self._local_hook(value)
+        return prev
+
+    def _exit(self, prev: object) -> None:
+        self._state.set_local(prev)
+        if self._local_hook is not None:
+            self._local_hook(None if prev is _UNSET else cast(_T, prev))
 
     @property
     def jaxlib_state(self) -> object:
@@ -91,70 +171,230 @@ class Flag(Generic[_T]):
         return self._state
 
 
-enable_x64: Flag[bool] = Flag(
-    "jax_enable_x64",
-    _bool_env("JAX_ENABLE_X64", False),
-    "Enable 64-bit types (float64, int64, complex128).",
-    include_in_jit_key=True,
-)
-disable_jit: Flag[bool] = Flag(
-    "jax_disable_jit",
-    _bool_env("JAX_DISABLE_JIT", False),
-    "Run jit-decorated functions op by op, without compiling them.",
-    include_in_jit_key=False,
-)
-_post_hook: _ConfigState[Callable[..., None] | None] = _config_state(
-    "jax_post_hook", None, include_in_jit_key=False, include_in_trace_context=False
-)
+class FlagContext(Generic[_T]):
+    """A thread-local override of one option: a context manager, or a decorator."""
 
-jax_jit.set_enable_x64_state(enable_x64.jaxlib_state)
-jax_jit.set_disable_jit_state(disable_jit.jaxlib_state)
-jax_jit.set_post_hook_state(_post_hook)
+    __slots__ = ("flag", "new_val", "_prev")
 
-_FLAGS: dict[str, Flag[bool]] = {f.name: f for f in (enable_x64, disable_jit)}
+    def __init__(self, flag: Flag[_T], new_val: _T) -> None:
+        self.flag: Flag[_T] = flag
+        self.new_val: _T = new_val
+        self._prev: list[object] = []
+
+    def __enter__(self) -> None:
+        self._prev.append(self.flag._enter(self.new_val))  # pyright: ignore[reportPrivateUsage]
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.flag._exit(self._prev.pop())  # pyright: ignore[reportPrivateUsage]
+
+    def __call__(self, func: _F) -> _F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with FlagContext(self.flag, self.new_val):
+                return func(*args, **kwargs)
+
+        return cast(_F, wrapper)
 
 
-class Config:
-    """The ``jax_core.config`` object: ``config.update(name, value)`` and attribute reads."""
+# ----------------------------------------------------------------------------------------------
+# Constructors, one per kind of value, with JAX's validation and messages.
 
-    def update(self, name: str, value: bool) -> None:
-        """Sets flag ``name`` (e.g. ``"jax_enable_x64"``) globally."""
-        flag = _FLAGS.get(name)
-        if flag is None:
-            raise AttributeError(
-                f"Unrecognized config option: {name}. Known options: {', '.join(sorted(_FLAGS))}"
+_REGISTRY: dict[str, Flag[Any]] = {}
+CONTEXT_MANAGER_OPTIONS: set[str] = set()
+
+
+_FlagT = TypeVar("_FlagT", bound="Flag[Any]")
+
+
+def _register(flag: _FlagT, *, context_manager: bool = True) -> _FlagT:
+    if flag.name in _REGISTRY:
+        raise ValueError(f"Config option {flag.name} already defined")
+    _REGISTRY[flag.name] = flag
+    if context_manager:
+        CONTEXT_MANAGER_OPTIONS.add(flag.name)
+    return flag
+
+
+def registry() -> dict[str, Flag[Any]]:
+    """Every option by name."""
+    return _REGISTRY
+
+
+def bool_state(
+    name: str, default: bool, help: str, *, support: Support = "effect", context_manager: bool = True,
+    include_in_jit_key: bool = False, include_in_trace_context: bool | None = None,
+    global_hook: Callable[[bool], None] | None = None, local_hook: Callable[[bool | None], None] | None = None,
+) -> Flag[bool]:  # fmt: skip
+    """A boolean option: any value is accepted and converted with ``bool``, as in JAX."""
+    return _register(
+        Flag(name, bool_env(name.upper(), default), help, kind="bool", parser=bool, support=support,
+             include_in_jit_key=include_in_jit_key,
+             include_in_trace_context=include_in_jit_key if include_in_trace_context is None else include_in_trace_context,
+             context_manager_default=True, global_hook=global_hook, local_hook=local_hook),
+        context_manager=context_manager,
+    )  # fmt: skip
+
+
+def optional_bool_state(name: str, default: bool | None, help: str, *, support: Support = "effect") -> Flag[bool | None]:
+    """A boolean option that may be None."""
+
+    def parser(value: object) -> bool | None:
+        return None if value is None else bool(value)
+
+    env = None if default is None else bool_env(name.upper(), default)
+    return _register(Flag(name, env, help, kind="optional_bool", parser=parser, support=support))
+
+
+def _env_choice(name: str, default: str | None, choices: Sequence[str]) -> str | None:
+    value = os.getenv(name.upper(), default)
+    if value is not None and value not in choices:
+        raise ValueError(f'Invalid value "{value}" for JAX flag {name}')
+    return value
+
+
+def enum_state(
+    name: str, choices: Sequence[str], default: str, help: str, *, support: Support = "effect",
+    include_in_jit_key: bool = False,
+) -> Flag[str]:  # fmt: skip
+    """An option whose value is one of ``choices`` (strings)."""
+
+    def parser(value: object) -> str:
+        if type(value) is not str or value not in choices:
+            raise ValueError(f"new enum value must be in {list(choices)}, got {value} of type {type(value)}.")
+        return value
+
+    initial = cast(str, _env_choice(name, default, choices))
+    return _register(
+        Flag(name, initial, help, kind="enum", parser=parser, choices=choices, support=support,
+             include_in_jit_key=include_in_jit_key, include_in_trace_context=include_in_jit_key),
+    )  # fmt: skip
+
+
+def optional_enum_state(
+    name: str, choices: Sequence[str], default: str | None, help: str, *, support: Support = "effect",
+    include_in_jit_key: bool = False, global_hook: Callable[[str | None], None] | None = None,
+    local_hook: Callable[[str | None], None] | None = None,
+) -> Flag[str | None]:  # fmt: skip
+    """An option whose value is one of ``choices`` or None."""
+
+    def parser(value: object) -> str | None:
+        if value is not None and (type(value) is not str or value not in choices):
+            raise ValueError(
+                f"new enum value must be None or in {list(choices)}, got {value} of type {type(value)}."
             )
-        # Guards callers that are not type-checked.
-        if not isinstance(value, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise TypeError(f"config option {name} takes a bool, got {value!r}")
-        flag.set_global(value)
+        return value
 
-    def read(self, name: str) -> bool:
-        """Returns the value of flag ``name`` in force in this thread."""
-        flag = _FLAGS.get(name)
-        if flag is None:
-            raise AttributeError(f"Unrecognized config option: {name}")
-        return flag.value
-
-    @property
-    def jax_enable_x64(self) -> bool:
-        """Whether 64-bit types are enabled."""
-        return enable_x64.value
-
-    @property
-    def jax_disable_jit(self) -> bool:
-        """Whether jit is disabled."""
-        return disable_jit.value
-
-    @property
-    def x64_enabled(self) -> bool:
-        """Alias of ``jax_enable_x64``."""
-        return enable_x64.value
-
-    def trace_context(self) -> tuple[object, ...]:
-        """The flag values that tracing depends on (part of every trace cache key)."""
-        return (enable_x64.value,)
+    initial = _env_choice(name, default, choices)
+    return _register(
+        Flag(name, initial, help, kind="optional_enum", parser=parser, choices=choices, support=support,
+             include_in_jit_key=include_in_jit_key, include_in_trace_context=include_in_jit_key,
+             global_hook=global_hook, local_hook=local_hook),
+    )  # fmt: skip
 
 
-config: Config = Config()
-"""The configuration object: ``config.update("jax_enable_x64", True)``."""
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+class EnumFlag(Flag[_E]):
+    """An option whose value is an enum member; its value's string is accepted too."""
+
+    __slots__ = ()
+
+    def __call__(self, new_val: _E | str = NO_DEFAULT) -> FlagContext[_E]:
+        return super().__call__(cast(_E, new_val))
+
+
+def enum_class_state(
+    name: str, enum_class: type[_E], default: _E, help: str, *, support: Support = "effect",
+    include_in_jit_key: bool = False,
+) -> EnumFlag[_E]:  # fmt: skip
+    """An option whose value is a member of ``enum_class`` (its value's string also accepted)."""
+
+    def parser(value: object) -> _E:
+        return enum_class(value)  # JAX's ValueError ("'x' is not a valid NumpyDtypePromotion")
+
+    raw = os.getenv(name.upper())
+    try:
+        initial = default if raw is None else enum_class(raw)
+    except ValueError:
+        raise ValueError(f'Invalid value "{raw}" for JAX flag {name}') from None
+    return _register(
+        EnumFlag(name, initial, help, kind="enum_class", parser=parser,
+             choices=[m.value if isinstance(m.value, str) else m.name.lower() for m in enum_class],
+             support=support, include_in_jit_key=include_in_jit_key, include_in_trace_context=include_in_jit_key),
+    )  # fmt: skip
+
+
+def int_state(
+    name: str, default: int | None, help: str, *, support: Support = "effect", context_manager: bool = True,
+    validator: Callable[[int], None] | None = None,
+) -> Flag[int | None]:  # fmt: skip
+    """An integer option (None allowed as a new value, as in JAX)."""
+    raw = os.getenv(name.upper())
+    if raw is not None:
+        try:
+            default = int(raw)
+        except ValueError:
+            raise ValueError(f'Invalid value "{raw}" for JAX flag {name}') from None
+
+    def parser(value: object) -> int | None:
+        if value is not None and not isinstance(value, int):
+            raise ValueError(f"new int config value must be None or of type int, got {value} of type {type(value)}")
+        if value is not None and validator is not None:
+            validator(value)
+        return value
+
+    return _register(Flag(name, default, help, kind="int", parser=parser, support=support), context_manager=context_manager)
+
+
+def float_state(name: str, default: float, help: str, *, support: Support = "effect") -> Flag[float]:
+    """A floating-point option."""
+    raw = os.getenv(name.upper())
+    if raw is not None:
+        try:
+            default = float(raw)
+        except ValueError:
+            raise ValueError(f'Invalid value "{raw}" for JAX flag {name}') from None
+
+    def parser(value: object) -> float:
+        if not isinstance(value, (float, int)):
+            raise ValueError(
+                f"new float config value must be None or of type float, got {value} of type {type(value)}"
+            )
+        return value
+
+    return _register(Flag(name, default, help, kind="float", parser=parser, support=support))
+
+
+def string_state(
+    name: str, default: str | None, help: str, *, support: Support = "effect", optional: bool = False,
+    context_manager: bool = True, global_hook: Callable[[str | None], None] | None = None,
+) -> Flag[str | None]:  # fmt: skip
+    """A string option (``optional``: None allowed)."""
+    default = os.getenv(name.upper(), default)
+
+    def parser(value: object) -> str | None:
+        if optional and value is not None and not isinstance(value, str):
+            raise ValueError(f"new string config value must be None or of type str, got {value} of type {type(value)}.")
+        if not optional and not isinstance(value, str):
+            raise TypeError(f"new string config value must be of type str, got {value} of type {type(value)}.")
+        return cast(str | None, value)
+
+    return _register(
+        Flag(name, default, help, kind="optional_str" if optional else "str", parser=parser, support=support,
+             global_hook=global_hook),
+        context_manager=context_manager,
+    )  # fmt: skip
+
+
+def object_state(
+    name: str, default: object, help: str, *, parser: Callable[[Any], object], support: Support = "effect",
+    include_in_jit_key: bool = False,
+) -> Flag[Any]:  # fmt: skip
+    """An option whose value is an object (e.g. ``jax_default_device``: a device or a platform name)."""
+    return _register(
+        Flag(name, default, help, kind="object", parser=parser, support=support,
+             include_in_jit_key=include_in_jit_key, include_in_trace_context=include_in_jit_key),
+    )  # fmt: skip

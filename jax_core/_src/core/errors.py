@@ -42,3 +42,16 @@ class KeyReuseError(RuntimeError):
 
 class JaxRuntimeError(RuntimeError):
     """An error raised by the XLA runtime while executing a computation."""
+
+
+class JAXIndexError(IndexError):
+    """Base of the index errors JAX raises under its own class (as ``jax.errors.JAXIndexError``)."""
+
+
+class JaxprTypeError(TypeError):
+    """A jaxpr failed its type check (``jax_enable_checks``): an equation's outputs disagree with
+    its primitive's abstract evaluation, or a variable is used before it is defined."""
+
+
+class InconclusiveDimensionOperation(Exception):
+    """A comparison or operation on symbolic dimensions whose result depends on their values."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
+from collections.abc import Generator
 from types import CodeType, FrameType
 from typing import Final
 
@@ -13,14 +15,16 @@ _STDLIB_CONTEXTLIB: Final = os.path.dirname(os.__file__)
 
 
 class SourceInfo:
-    """A user frame: its code object and instruction offset, formatted lazily."""
+    """A user frame: its code object and instruction offset, formatted lazily; and the names of
+    the ``named_scope``s it was in."""
 
-    __slots__ = ("code", "lasti", "lineno")
+    __slots__ = ("code", "lasti", "lineno", "name_stack")
 
-    def __init__(self, code: CodeType, lasti: int, lineno: int) -> None:
+    def __init__(self, code: CodeType, lasti: int, lineno: int, name_stack: tuple[str, ...] = ()) -> None:
         self.code = code
         self.lasti = lasti
         self.lineno = lineno
+        self.name_stack = name_stack
 
     def location(self) -> str:
         """``file:line:col (function)``, as JAX prints it."""
@@ -47,6 +51,32 @@ class _Override(threading.local):
 _override: Final = _Override()
 
 
+class _NameStack(threading.local):
+    names: tuple[str, ...] = ()
+
+
+_name_stack: Final = _NameStack()
+
+
+def current_name_stack() -> tuple[str, ...]:
+    """The names of the ``named_scope``s open in this thread, outermost first."""
+    return _name_stack.names
+
+
+@contextlib.contextmanager
+def named_scope(name: str) -> Generator[None]:
+    """Adds ``name`` to the names of the operations staged inside the block: they appear in the
+    lowered module's locations and in XLA's ``op_name`` metadata (profiles, HLO dumps)."""
+    if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError("named_scope name argument must be a string.")
+    previous = _name_stack.names
+    _name_stack.names = (*previous, name)
+    try:
+        yield
+    finally:
+        _name_stack.names = previous
+
+
 def swap_source(info: SourceInfo | None) -> SourceInfo | None:
     """Makes ``info`` what ``user_frame`` answers (``None``: the stack again); returns the previous.
 
@@ -66,7 +96,7 @@ def user_frame() -> SourceInfo | None:
     while frame is not None:
         code = frame.f_code
         if not _is_internal(code.co_filename):
-            return SourceInfo(code, frame.f_lasti, frame.f_lineno)
+            return SourceInfo(code, frame.f_lasti, frame.f_lineno, _name_stack.names)
         frame = frame.f_back
     return None
 

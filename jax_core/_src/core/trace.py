@@ -109,18 +109,18 @@ class Tracer(Array):
         """Raises ``ConcretizationTypeError`` for a use that needed a concrete value."""
         raise ConcretizationTypeError(
             "Abstract tracer value encountered where concrete value is expected: "
-            f"traced array with shape {self.aval}\n{context}\n{self.provenance()}"
+            f"traced array with shape {self.aval.strip_weak_type()}\n{context}\n{self.provenance()}"
         )
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({'~' if self.aval.weak_type else ''}{self.aval})"  # ~: weak
+        return f"{type(self).__name__}({self.aval})"  # str marks a weak type with ~
 
     def __bool__(self) -> bool:
         value = self.to_concrete_value()
         if value is not None:
             return bool(value)
         raise TracerBoolConversionError(
-            f"Attempted boolean conversion of traced array with shape {self.aval}.\n"
+            f"Attempted boolean conversion of traced array with shape {self.aval.strip_weak_type()}.\n"
             f"{self.provenance()}"
         )
 
@@ -161,21 +161,21 @@ class Tracer(Array):
         value = self.to_concrete_value()
         if value is not None:
             return np.asarray(value).tolist()
-        self.concretization_error(f"The tolist() method was called on traced array with shape {self.aval}.")
+        self.concretization_error(f"The tolist() method was called on traced array with shape {self.aval.strip_weak_type()}.")
 
     def __index__(self) -> int:
         value = self.to_concrete_value()
         if value is not None:
             return operator.index(value)
         raise TracerIntegerConversionError(
-            f"The __index__() method was called on traced array with shape {self.aval}.\n"
+            f"The __index__() method was called on traced array with shape {self.aval.strip_weak_type()}.\n"
             f"{self.provenance()}"
         )
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         raise TracerArrayConversionError(
             f"The numpy.ndarray conversion method __array__() was called on traced array "
-            f"with shape {self.aval}.\n{self.provenance()}"
+            f"with shape {self.aval.strip_weak_type()}.\n{self.provenance()}"
         )
 
     def __iter__(self) -> Iterator[Any]:
@@ -198,7 +198,7 @@ def escaped_tracer_error(tracer: Tracer) -> NoReturn:
     """Raises ``UnexpectedTracerError`` for a tracer used after its trace ended."""
     raise UnexpectedTracerError(
         "Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
-        f"allowing for a reference to an intermediate value with type {tracer.aval} wrapped in "
+        f"allowing for a reference to an intermediate value with type {tracer.aval.strip_weak_type()} wrapped in "
         f"a {tracer.describe_trace()} to escape the scope of the transformation.\n"
         "JAX transformations require that functions explicitly return their outputs, and "
         f"disallow saving intermediate values to global state.\n{tracer.provenance()}"
@@ -300,3 +300,12 @@ def get_aval(x: object) -> ShapedArray:
     if jax_array is not None:
         return get_aval(jax_array())
     raise TypeError(f"Value {x!r} with type {type(x)} is not a valid JAX type")
+
+
+def typeof(x: object) -> ShapedArray:
+    """The abstract type of ``x`` (its shape, dtype and weak type), for a value or a tracer:
+    ``typeof(1.0)`` is ``ShapedArray(float32[], weak_type=True)``."""
+    try:
+        return get_aval(x)
+    except TypeError:
+        raise TypeError(f"Argument {x!r} of type {type(x)} is not a valid JAX type") from None

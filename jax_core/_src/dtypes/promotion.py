@@ -131,6 +131,26 @@ _LATTICE_UPPER_BOUNDS: Final[Mapping[bool, Mapping[str, frozenset[str]]]] = {
 }
 
 
+def _strict_lattice() -> dict[str, list[str]]:
+    """The lattice of ``jax_numpy_dtype_promotion='strict'``: a strong type promotes with nothing
+    but itself; a weak (Python) scalar takes the type of a strong operand of its kind or above."""
+    standard = _LATTICE_UPPER_BOUNDS[True]
+    names = [n for n in standard if n not in _WEAK_NODES]
+    complexes = [n for n in names if n in standard[_WEAK_COMPLEX]]
+    floats = [n for n in names if n in standard[_WEAK_FLOAT] and n not in complexes]
+    ints = [n for n in names if n in standard[_WEAK_INT] and n not in floats and n not in complexes]
+    lattice: dict[str, list[str]] = {n: [] for n in names}
+    lattice |= {_WEAK_INT: [_WEAK_FLOAT, *ints], _WEAK_FLOAT: [_WEAK_COMPLEX, *floats], _WEAK_COMPLEX: complexes}
+    return lattice
+
+
+_STRICT_UPPER_BOUNDS: Final[Mapping[str, frozenset[str]]] = _upper_bounds(_strict_lattice())
+
+
+def _strict() -> bool:
+    return config.numpy_dtype_promotion.value == "strict"
+
+
 class TypePromotionError(ValueError):
     """Raised when JAX type promotion fails (no implicit promotion between the inputs)."""
 
@@ -140,14 +160,14 @@ def _display(node: str) -> str:
 
 
 @functools.lru_cache(maxsize=512)
-def _least_upper_bound(x64: bool, nodes: tuple[str, ...]) -> str:
+def _least_upper_bound(x64: bool, nodes: tuple[str, ...], strict: bool = False) -> str:
     """The least upper bound of ``nodes`` on the (x64 or x32) lattice.
 
     With UB(n) the upper bounds of n, the common upper bounds are
     CUB = ∩ UB(n); the least one is the c in CUB with CUB ⊆ UB(c). If an input
     is itself a common upper bound, it is that least one.
     """
-    ub = _LATTICE_UPPER_BOUNDS[x64]
+    ub = _STRICT_UPPER_BOUNDS if strict else _LATTICE_UPPER_BOUNDS[x64]
     distinct = set(nodes)
     common: frozenset[str] = ub[nodes[0]]
     for n in distinct:
@@ -164,6 +184,11 @@ def _least_upper_bound(x64: bool, nodes: tuple[str, ...]) -> str:
         )
     dtypes_in = {_DTYPE_OF_NODE[n] for n in distinct if n not in _WEAK_NODES}
     prefix = f"Input dtypes {shown} have no available implicit dtype promotion path."
+    if strict:
+        raise TypePromotionError(
+            f"{prefix[:-1]} when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs "
+            "to the desired output type, or set jax_numpy_dtype_promotion=standard."
+        )
     narrow: str | None = None
     if dtypes_in & FLOAT8_DTYPES:
         narrow = "8-bit floats do not"
@@ -222,7 +247,7 @@ def promote_types(a: DTypeLike, b: DTypeLike) -> DType:
         else _strong_node(np.dtype(x))
         for x in (a, b)
     )
-    return _node_dtype(_least_upper_bound(config.enable_x64.value, nodes))
+    return _node_dtype(_least_upper_bound(config.enable_x64.value, nodes, _strict()))
 
 
 def _weak_python_type(x: object) -> type[Any] | None:
@@ -258,7 +283,8 @@ def lattice_result_type(*pairs: tuple[DType, bool]) -> tuple[DType, bool]:
         out_dtype, out_weak = dtypes[0], False
     else:
         x64 = config.enable_x64.value
-        if all(weaks):
+        strict = _strict()
+        if all(weaks) and not strict:
             # All weak: promote the strong counterparts, then make the result weak.
             # (Promoting the weak nodes would widen e.g. weak int16 to int32.)
             nodes = tuple(dict.fromkeys(_strong_node(d) for d in dtypes))
@@ -266,7 +292,7 @@ def lattice_result_type(*pairs: tuple[DType, bool]) -> tuple[DType, bool]:
             out_weak = True
         else:
             nodes = tuple(dict.fromkeys(_node(d, w) for d, w in pairs))
-            lub = _least_upper_bound(x64, nodes)
+            lub = _least_upper_bound(x64, nodes, strict)
             out_dtype, out_weak = _node_dtype(lub), lub in _WEAK_NODES
         out_dtype = canonicalize_dtype(out_dtype)
     return out_dtype, out_weak and out_dtype != np.dtype(bool)

@@ -111,6 +111,63 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     return broadcast_in_dim(to_dtype(0, aval.dtype, aval.weak_type), aval.shape, ())
 
 
+class SymbolicZero:
+    """A zero tangent or cotangent as custom rules with ``symbolic_zeros=True`` see it: its
+    ``aval`` (``shape``, ``dtype``, ``ndim`` read through), never an array."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval: ShapedArray = aval
+
+    def __repr__(self) -> str:
+        return "SymbolicZero"
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The zero's shape."""
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The zero's dtype."""
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        """The zero's rank."""
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        """The zero's number of elements."""
+        return int(np.prod(self.aval.shape, dtype=np.int64))
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether the zero is weakly typed."""
+        return self.aval.weak_type
+
+    def instantiate(self) -> Any:
+        """The zero as an array."""
+        return zeros_like_aval(self.aval)
+
+    @staticmethod
+    def from_primal_value(val: Any) -> SymbolicZero:
+        """The symbolic zero tangent of primal value ``val``."""
+        return SymbolicZero(tangent_aval(get_aval(val)))
+
+
+def to_symbolic_zero(t: Any) -> Any:
+    """A rule's view of an internal tangent: ``Zero`` as ``SymbolicZero``."""
+    return SymbolicZero(t.aval) if isinstance(t, Zero) else t
+
+
+def from_symbolic_zero(t: Any) -> Any:
+    """A rule's output tangent as the internals use it: ``SymbolicZero`` as ``Zero``."""
+    return Zero(t.aval) if isinstance(t, SymbolicZero) else t
+
+
 def instantiate_zeros(t: Any) -> Any:
     """``t``, with a symbolic ``Zero`` materialised."""
     return zeros_like_aval(t.aval) if isinstance(t, Zero) else t
@@ -274,7 +331,7 @@ def _add_any_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
     return ShapedArray(x.shape, x.dtype, x.weak_type and y.weak_type)
 
 
-add_any_p = Primitive("add_any")
+add_any_p: Primitive = Primitive("add_any")
 add_any_p.def_rules(
     Rules(
         abstract_eval=_add_any_abstract_eval,

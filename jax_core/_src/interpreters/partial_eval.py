@@ -15,7 +15,7 @@ are recomputed on the staged side from saved ones instead of becoming residuals.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
@@ -27,8 +27,51 @@ from jax_core._src.interpreters.staging import (
     convert_constvars_to_invars,
 )
 
-SaveablePolicy: TypeAlias = Callable[..., bool]
-"""``policy(prim, *avals_in, **params) -> bool``: may this equation's output be saved?"""
+class RecomputeType:
+    """The type of ``Recompute``: a policy's answer "recompute this value on the backward pass"."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Recompute"
+
+
+class SaveableType:
+    """The type of ``Saveable``: a policy's answer "save this value for the backward pass"."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Saveable"
+
+
+Recompute: Final = RecomputeType()
+Saveable: Final = SaveableType()
+
+
+class Offloadable(NamedTuple):
+    """A policy's answer "save this value in another memory space": ``src`` to ``dst`` (e.g.
+    ``"device"`` to ``"pinned_host"``)."""
+
+    src: str
+    dst: str
+
+
+RematCase: TypeAlias = "bool | RecomputeType | SaveableType | Offloadable"
+SaveablePolicy: TypeAlias = Callable[..., RematCase]
+"""``policy(prim, *avals_in, **params)``: may this equation's output be saved? ``True`` or
+``Saveable``: yes; ``False`` or ``Recompute``: no, recompute it."""
+
+
+def saves(case: object) -> bool:
+    """Whether a policy's answer saves the value."""
+    if isinstance(case, Offloadable):
+        raise NotImplementedError(
+            "checkpoint policies that offload residuals to another memory space (Offloadable) are "
+            "not implemented by jax_core: its CPU arrays have one memory space. Use a policy that "
+            "saves or recomputes."
+        )
+    return case is Saveable or (case is not Recompute and bool(case))
 
 
 class PartialEvalTrace(Trace):
@@ -102,7 +145,7 @@ class _RecomputingTrace(JaxprTrace):
         if done is not None:
             return done
         eqn = self.known.producer(var)
-        if eqn is None or var in self.saved or self.saveable(eqn.primitive, *(a.aval for a in eqn.invars), **eqn.params):
+        if eqn is None or var in self.saved or saves(self.saveable(eqn.primitive, *(a.aval for a in eqn.invars), **eqn.params)):
             tracer = super().const_tracer(x)
         else:
             operands = [a.val if isinstance(a, Literal) else self.known.tracer_for(a) for a in eqn.invars]

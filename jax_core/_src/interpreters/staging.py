@@ -9,14 +9,16 @@ enclosing trace) become constant variables; Python and NumPy scalars become lite
 from __future__ import annotations
 
 import dataclasses
+import gc
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from jax_core._src import dtypes
+from jax_core._src import config, dtypes
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.jaxpr_check import check_jaxpr
 from jax_core._src.core.jaxpr import (
     Atom,
     ClosedJaxpr,
@@ -78,7 +80,7 @@ class JaxprTracer(Tracer):
         return self._aval
 
     def __repr__(self) -> str:
-        return f"JitTracer({'~' if self._aval.weak_type else ''}{self._aval})"  # ~: weakly typed, as JAX
+        return f"JitTracer({self._aval})"  # str marks a weak type with ~, as JAX
 
     def provenance(self) -> str:
         """Why this value is not concrete: the arguments or the operations it came from."""
@@ -124,6 +126,11 @@ class JaxprTrace(Trace):
     def close(self) -> None:
         """Ends the trace: its tracers may no longer be used."""
         self._live = False
+
+    def forget(self) -> None:
+        """Drops the trace's own references to its tracers (the constants' tracers), so that any
+        tracer still alive is held from outside (``jax_check_tracer_leaks``)."""
+        self._const_ids.clear()
 
     def describe(self) -> str:
         """``DynamicJaxprTracer`` (JAX's name, used in error messages)."""
@@ -297,9 +304,26 @@ def trace_to_jaxpr(
     try:
         with set_current_trace(trace):
             outs = fun(*args)
-        return trace.finish(outs)
+        closed = trace.finish(outs)
+        if config.enable_checks.value:
+            check_jaxpr(closed.jaxpr)
     finally:
         trace.close()
+    if config.check_tracer_leaks.value:
+        del args, outs
+        _check_leaks(trace, debug)
+    return closed
+
+
+def _check_leaks(trace: JaxprTrace, debug: DebugInfo) -> None:
+    """``jax_check_tracer_leaks``: raises if a tracer of the finished ``trace`` is still alive
+    (saved to a global, a closure, an attribute: it would fail later, far from the cause)."""
+    trace.forget()
+    gc.collect()
+    leaked = [r for r in gc.get_referrers(trace) if isinstance(r, JaxprTracer)]
+    if leaked:
+        shown = "\n\n".join(f"{t}\nThe error occurred while tracing {debug.where()}." for t in leaked)
+        raise Exception(f"Leaked trace DynamicJaxprTrace. Leaked tracer(s):\n\n{shown}")
 
 
 _converted: weakref.WeakKeyDictionary[ClosedJaxpr, Jaxpr] = weakref.WeakKeyDictionary()

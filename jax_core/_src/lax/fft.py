@@ -103,7 +103,7 @@ def _batch(args: Sequence[Any], dims: Sequence[int | None], *, fft_type: FftType
     return fft(x, fft_type, fft_lengths), 0
 
 
-fft_p = Primitive("fft")
+fft_p: Primitive = Primitive("fft")
 fft_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=linear_jvp(fft_p), transpose=_transpose, batch=_batch))
 
 

@@ -112,9 +112,9 @@ def _make(name: str, reduce_name: str, scale_unbatched: bool, transposable: bool
     return prim
 
 
-psum_p = _make("psum", "reduce_sum", scale_unbatched=True, transposable=True)
-pmax_p = _make("pmax", "reduce_max", scale_unbatched=False, transposable=False)
-pmin_p = _make("pmin", "reduce_min", scale_unbatched=False, transposable=False)
+psum_p: Primitive = _make("psum", "reduce_sum", scale_unbatched=True, transposable=True)
+pmax_p: Primitive = _make("pmax", "reduce_max", scale_unbatched=False, transposable=False)
+pmin_p: Primitive = _make("pmin", "reduce_min", scale_unbatched=False, transposable=False)
 
 
 def _bind_tree(prim: Primitive, x: Any, axis_name: AxisName | Sequence[AxisName]) -> Any:
@@ -171,7 +171,7 @@ def _axis_index_lower(ctx: LoweringRuleContext, **params: Any) -> ir.Value[ir.Ty
     raise NotImplementedError("axis_index is supported under vmap(axis_name=...) only")
 
 
-axis_index_p = Primitive("axis_index")
+axis_index_p: Primitive = Primitive("axis_index")
 axis_index_p.def_rules(
     Rules(
         abstract_eval=_axis_index_abstract_eval,

@@ -22,7 +22,9 @@ from jax_core._src.interpreters.ad_util import (
 from jax_core._src.interpreters.batching_util import (
     moveaxis,
 )
+from jax_core._src.lax.standard_rules import no_batch, no_jvp
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike
@@ -123,5 +125,44 @@ def _rbg_batch(args: Sequence[Any], dims: Sequence[int | None], *, shape: tuple[
     return [new_keys, bits], [0, 0]
 
 
-rng_bit_generator_p = Primitive("rng_bit_generator", multiple_results=True)
+rng_bit_generator_p: Primitive = Primitive("rng_bit_generator", multiple_results=True)
 rng_bit_generator_p.def_rules(Rules(abstract_eval=_rbg_abstract_eval, lower=_rbg_lower, jvp=_rbg_jvp, batch=_rbg_batch))
+
+
+# -- rng_uniform ----------------------------------------------------------------------------------
+def rng_uniform(a: ArrayLike, b: ArrayLike, shape: Sequence[int]) -> Array:
+    """Stateful uniform values in ``[a, b)`` of ``shape`` (XLA's ``RngUniform``); experimental,
+    as in JAX: the values depend on the backend and are not reproducible across calls."""
+    out: Array = rng_uniform_p.bind(a, b, shape=tuple(operator.index(d) for d in shape))
+    return out
+
+
+rng_uniform_p: Primitive = Primitive("rng_uniform")
+
+
+def _rng_uniform_abstract_eval(a: ShapedArray, b: ShapedArray, *, shape: tuple[int, ...]) -> ShapedArray:
+    if a.dtype != b.dtype:
+        raise ValueError(f"Arguments to rng_uniform must have identical dtypes, got {a.dtype} and {b.dtype}.")
+    if a.shape != () or b.shape != ():
+        raise ValueError(f"Arguments to rng_uniform must be scalars; got shapes {a.shape} and {b.shape}.")
+    return ShapedArray(shape, a.dtype, a.weak_type and b.weak_type)
+
+
+def _rng_uniform_lower(
+    ctx: LoweringRuleContext, a: ir.Value[Any], b: ir.Value[Any], *, shape: tuple[int, ...]
+) -> ir.Value[Any]:
+    dims = hlo_util.constant(np.array(ctx.avals_out[0].shape, np.int64))
+    uniform = hlo.RngDistributionAttr.get("UNIFORM")
+    op = hlo.RngOp(a, b, dims, uniform, results=[aval_to_ir_type(ctx.avals_out[0])])
+    out: ir.Value[Any] = op.result
+    return out
+
+
+rng_uniform_p.def_rules(
+    Rules(
+        abstract_eval=_rng_uniform_abstract_eval,
+        lower=_rng_uniform_lower,
+        jvp=no_jvp("rng_uniform"),
+        batch=no_batch("rng_uniform"),
+    )
+)

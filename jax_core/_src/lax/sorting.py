@@ -3,7 +3,8 @@
 Floating keys sort in total order after canonicalisation, as in JAX: ``-0.0`` equals
 ``0.0`` and every NaN sorts last; complex keys sort by real then imaginary part. The jvp
 sorts an iota alongside and gathers the tangents with the resulting permutation; batching
-sorts along the shifted dimension. ``top_k`` is built on it.
+sorts along the shifted dimension. ``top_k`` is a primitive of its own, lowered to ``chlo.top_k`` as
+in JAX; its jvp gathers the tangent at the selected indices.
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from jax_core._src.interpreters.ad_util import (
 from jax_core._src.interpreters.batching_util import (
     axis_size,
     bdim_at_front,
-    moveaxis,
 )
-from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -126,7 +126,7 @@ def _lower(ctx: LoweringRuleContext, *operands: ir.Value[Any], dimension: int, i
     return list(op.results)
 
 
-def _gather_along(t: Any, perm: Any, dimension: int) -> Any:
+def gather_along(t: Any, perm: Any, dimension: int) -> Any:
     """``t`` permuted along ``dimension`` by ``perm`` (``take_along_axis`` as one gather)."""
     from jax_core._src.core.trace import get_aval
     from jax_core._src.lax.indexing.dimension_numbers import GatherDimensionNumbers
@@ -155,7 +155,7 @@ def _jvp(primals: Sequence[Any], tangents: Sequence[Any], *, dimension: int, is_
     out = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys)
     perm = out[-1]
     sorted_primals = list(out[:-1])
-    tangents_out = [Zero.from_primal_value(p) if is_zero(t) else _gather_along(t, perm, dimension) for p, t in zip(sorted_primals, tangents)]
+    tangents_out = [Zero.from_primal_value(p) if is_zero(t) else gather_along(t, perm, dimension) for p, t in zip(sorted_primals, tangents)]
     return sorted_primals, tangents_out
 
 
@@ -166,60 +166,88 @@ def _batch(args: Sequence[Any], dims: Sequence[int | None], *, dimension: int, i
     return list(out), [0] * len(out)
 
 
-sort_p = Primitive("sort", multiple_results=True)
+sort_p: Primitive = Primitive("sort", multiple_results=True)
 sort_p.def_rules(Rules(abstract_eval=_abstract_eval, lower=_lower, jvp=_jvp, batch=_batch))
 
 
-def _top_k_last_axis(operand: ArrayLike, k: int) -> tuple[Array, Array]:
-    """The ``k`` largest entries along the last axis and their indices (ties: lower index first)."""
-    from jax_core._src.core.trace import get_aval
-    from jax_core._src.lax import elementwise as lax
-    from jax_core._src.lax.indexing.slicing import slice as lax_slice
-    from jax_core._src.lax.shape.assembly import broadcasted_iota, rev
-
-    aval = get_aval(operand)
-    if aval.ndim == 0:
-        raise TypeError("top_k operand must have >= 1 dimension, got ()")
-    k = int(k)
-    n = aval.shape[-1]
-    if k < 0 or k > n:
-        raise ValueError(f"k argument to top_k must be nonnegative and at most the size of the last dimension ({n}), got {k}")
-    dim = aval.ndim - 1
-    # Sort ascending by (negated order key, index): reverse the operand so that a stable
-    # ascending sort, reversed back, keeps the lower index first among equal values.
-    iota = broadcasted_iota(np.int32, aval.shape, dim)
-    vals, idx = sort((rev(operand, (dim,)), rev(iota, (dim,))), dim, True, 1)
-    vals, idx = rev(vals, (dim,)), rev(idx, (dim,))
-    start = (0,) * aval.ndim
-    stop = (*aval.shape[:-1], k)
-    del lax
-    return lax_slice(vals, start, stop), lax_slice(idx, start, stop)
-
-
-# -- top_k with JAX's keywords --------------------------------------------------------------------
+# -- top_k: a primitive of its own, lowered to ``chlo.top_k`` as JAX does -------------------------
 def top_k(operand: ArrayLike, k: int, *, axis: int = -1, is_stable: bool = True) -> list[Array]:
-    """The ``k`` largest entries of ``operand`` along ``axis`` and their indices, as the list
-    ``[values, indices]`` (JAX returns its primitive's list of results).
-
-    Ties keep the lower index first (the selection is always stable, so ``is_stable=False``
-    gives one of the orders JAX may give).
-    """
-
-    aval = get_aval(operand)
-    ndim = aval.ndim
-    ax = operator.index(axis)
-    if not -ndim <= ax < ndim:
-        raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
+    """The ``k`` largest entries of ``operand`` along ``axis`` and their int32 indices, as the list
+    ``[values, indices]`` (JAX returns its primitive's list of results); ties keep the lower
+    index first when ``is_stable``."""
     k = operator.index(k)
     if k < 0:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
-    if k > aval.shape[ax]:
+    ndim = get_aval(operand).ndim
+    ax = operator.index(axis)
+    if not -ndim <= ax < ndim:
+        raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
+    out: list[Array] = top_k_p.bind(operand, k=k, axis=ax % ndim, is_stable=bool(is_stable))
+    return out
+
+
+top_k_p: Primitive = Primitive("top_k", multiple_results=True)
+
+
+def _top_k_abstract_eval(operand: ShapedArray, *, k: int, axis: int, is_stable: bool) -> list[ShapedArray]:
+    if dtypes.issubdtype(operand.dtype, np.complexfloating):
+        raise ValueError("top_k is not compatible with complex inputs.")
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
+    if operand.ndim == 0:
+        raise TypeError(f"top_k operand must have >= 1 dimension, got {operand.shape}")
+    if not 0 <= axis < operand.ndim:
+        raise ValueError(f"axis argument out of range: axis={axis} for operand.shape={operand.shape}")
+    shape = list(operand.shape)
+    if shape[axis] < k:
         raise ValueError(
-            f"k argument to top_k must be no larger than size along axis; got k={k} with "
-            f"shape={list(aval.shape)} and axis={ax % ndim}"
+            "k argument to top_k must be no larger than size along axis; "
+            f"got k={k} with shape={shape} and axis={axis}"
         )
-    ax %= ndim
-    if ax == ndim - 1:
-        return list(_top_k_last_axis(operand, k))
-    vals, idx = _top_k_last_axis(moveaxis(operand, ax, ndim - 1), k)
-    return [moveaxis(vals, ndim - 1, ax), moveaxis(idx, ndim - 1, ax)]
+    int32_max = int(np.iinfo(np.int32).max)
+    if shape[axis] > int32_max + 1:
+        raise ValueError(
+            f"top_k returns int32 indices, which will overflow for array dimensions larger than the "
+            f"maximum int32 ({int32_max}). Got operand.shape={operand.shape}"
+        )
+    shape[axis] = k
+    return [ShapedArray(tuple(shape), operand.dtype, operand.weak_type), ShapedArray(tuple(shape), np.dtype(np.int32))]
+
+
+def _top_k_lower(
+    ctx: LoweringRuleContext, operand: ir.Value[Any], *, k: int, axis: int, is_stable: bool
+) -> list[ir.Value[Any]]:
+    ndim = ctx.avals_in[0].ndim
+    perm: list[int] | None = None
+    if axis != ndim - 1:  # swap the axis with the last one, as JAX's lowering does
+        perm = list(range(ndim))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        operand = hlo.transpose(operand, perm)
+    op = chlo.TopKOp(operand, ir.IntegerAttr.get(ir.IntegerType.get_signless(64), k), is_stable=ir.BoolAttr.get(is_stable))
+    results: list[ir.Value[Any]] = list(op.results)
+    if perm is not None:
+        results = [hlo.transpose(r, perm) for r in results]
+    return results
+
+
+def _top_k_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, k: int, axis: int, is_stable: bool
+) -> tuple[list[Any], list[Any]]:
+    (operand,), (tangent,) = primals, tangents
+    vals, idx = top_k_p.bind(operand, k=k, axis=axis, is_stable=is_stable)
+    t_vals = Zero.from_primal_value(vals) if is_zero(tangent) else gather_along(tangent, idx, axis)
+    return [vals, idx], [t_vals, Zero.from_primal_value(idx)]
+
+
+def _top_k_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, k: int, axis: int, is_stable: bool
+) -> tuple[list[Any], list[int]]:
+    (operand,), (d,) = args, dims
+    assert d is not None
+    out = top_k_p.bind(operand, k=k, axis=axis + 1 if d <= axis else axis, is_stable=is_stable)
+    return list(out), [d, d]
+
+
+top_k_p.def_rules(
+    Rules(abstract_eval=_top_k_abstract_eval, lower=_top_k_lower, jvp=_top_k_jvp, batch=_top_k_batch)
+)

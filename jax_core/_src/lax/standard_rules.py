@@ -168,3 +168,21 @@ def bind_one(prim: Primitive, *args: Any, **params: Any) -> Array:
     """Binds a one-result primitive (typed: the result is an ``Array``)."""
     out: Array = prim.bind(*args, **params)
     return out
+
+
+def no_jvp(name: str) -> Callable[..., Any]:
+    """The jvp rule of a primitive JAX does not differentiate: raises JAX's error."""
+
+    def rule(*args: Any, **params: Any) -> Any:
+        raise NotImplementedError(f"Differentiation rule for '{name}' not implemented")
+
+    return rule
+
+
+def no_batch(name: str) -> Callable[..., Any]:
+    """The batching rule of a primitive JAX does not batch: raises JAX's error."""
+
+    def rule(*args: Any, **params: Any) -> Any:
+        raise NotImplementedError(f"Batching rule for '{name}' not implemented")
+
+    return rule

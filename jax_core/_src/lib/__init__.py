@@ -95,6 +95,12 @@ weakref_lru_cache: ModuleType = importlib.import_module("jaxlib.weakref_lru_cach
 utils: ModuleType = importlib.import_module("jaxlib.utils")
 """jaxlib's C++ ``utils`` extension."""
 
+profiler_ext: ModuleType = importlib.import_module("jaxlib._profiler")
+"""jaxlib's profiler extension (``ProfilerSession``, ``TraceMe``, the profiler server)."""
+
+profile_data_ext: ModuleType = importlib.import_module("jaxlib._profile_data")
+"""jaxlib's ``ProfileData`` extension (reading XSpace profiles)."""
+
 pytree: ModuleType = jax_ext.pytree
 """jaxlib's C++ pytree module (``PyTreeDef``, ``PyTreeRegistry``, key entries)."""
 

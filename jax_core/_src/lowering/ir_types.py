@@ -11,6 +11,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.once import once
+from jax_core._src.core.tokens import AbstractToken
 from jax_core._src.lib.mlir import chlo, hlo, ir, mhlo, register_dialects, sdy
 
 
@@ -91,3 +92,12 @@ def aval_to_ir_type(aval: ShapedArray) -> ir.RankedTensorType:
     if dtypes.is_extended_dtype(aval.dtype):
         aval = aval.dtype._rules.physical_aval(aval)  # pyright: ignore[reportPrivateUsage]
     return ir.RankedTensorType.get(list(aval.shape), dtype_to_ir_type(aval.dtype))
+
+
+def value_ir_type(aval: ShapedArray) -> ir.Type:
+    """The IR type of a value of ``aval`` at a function boundary: ``!stablehlo.token`` for the
+    token aval, the tensor type of ``aval_to_ir_type`` otherwise."""
+    if isinstance(aval, AbstractToken):
+        token_type: ir.Type = hlo.TokenType.get()
+        return token_type
+    return aval_to_ir_type(aval)

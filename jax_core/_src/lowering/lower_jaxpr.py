@@ -15,7 +15,7 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jax_core._src.core.primitive import LowerRule
 from jax_core._src.lib.mlir import func, ir
 from jax_core._src.lowering import hlo
-from jax_core._src.lowering.ir_types import aval_to_ir_type, make_ir_context
+from jax_core._src.lowering.ir_types import make_ir_context, value_ir_type
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,7 +52,12 @@ def lower_jaxpr_body(
         if rule is None:
             raise NotImplementedError(f"MLIR translation rule for primitive '{eqn.primitive.name}' not found")
         ctx = LoweringRuleContext([a.aval for a in eqn.invars], [v.aval for v in eqn.outvars])
-        out = rule(ctx, *map(read, eqn.invars), **eqn.params)
+        names = eqn.source_info.name_stack if eqn.source_info is not None else ()
+        if names:  # named_scope: the op's location names it (and XLA's op_name metadata)
+            with ir.Location.name("/".join((*names, eqn.primitive.name))):
+                out = rule(ctx, *map(read, eqn.invars), **eqn.params)
+        else:
+            out = rule(ctx, *map(read, eqn.invars), **eqn.params)
         outs: Sequence[ir.Value[ir.Type]] = [out] if isinstance(out, ir.Value) else out
         if len(outs) != len(eqn.outvars):
             raise AssertionError(f"lowering of '{eqn.primitive.name}' returned {len(outs)} values, expected {len(eqn.outvars)}")
@@ -82,9 +87,12 @@ class LoweredModule:
     out_avals: tuple[ShapedArray, ...]
     donated_invars: tuple[bool, ...]
 
-    def as_text(self) -> str:
-        """The module as MLIR text (StableHLO)."""
-        return str(self.module)
+    def as_text(self, debug_info: bool = False) -> str:
+        """The module as MLIR text (StableHLO); ``debug_info``: with the ops' locations."""
+        if not debug_info:
+            return str(self.module)
+        with self.context:
+            return str(self.module.operation.get_asm(enable_debug_info=True))
 
 
 def _module_name(name: str) -> str:
@@ -109,8 +117,8 @@ def lower_closed_jaxpr(
         i32 = ir.IntegerType.get_signless(32)
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, 1)
         module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
-        in_types = [aval_to_ir_type(a) for a in in_avals]
-        out_types = [aval_to_ir_type(a) for a in out_avals]
+        in_types = [value_ir_type(a) for a in in_avals]
+        out_types = [value_ir_type(a) for a in out_avals]
         with ir.InsertionPoint(module.body):
             fn = func.FuncOp("main", ir.FunctionType.get(in_types, out_types))
             fn.attributes["sym_visibility"] = ir.StringAttr.get("public")

@@ -26,6 +26,7 @@ from jax_core._src.numpy import (
     ufuncs,
 )
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
+from jax_core._src.runtime import dlpack
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
@@ -243,11 +244,12 @@ def _addressable_shards(self: Any) -> list[Shard]:
 
 
 def _dlpack(self: Array, *args: Any, **kwargs: Any) -> Any:
-    return np.asarray(self).__dlpack__(*args, **kwargs)
+    return dlpack.__dlpack__(self, *args, **kwargs)
 
 
 def _dlpack_device(self: Array) -> tuple[int, int]:
-    return np.asarray(self).__dlpack_device__()
+    kind, index = dlpack.dlpack_device(self)
+    return int(kind), index
 
 
 def _removed(name: str, hint: str) -> property:

@@ -18,6 +18,7 @@ from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy.util import check_arraylike, ensure_array, hashable, jitted, user_dtype
 from jax_core._src.runtime.array import device_put_host
+from jax_core._src.runtime import dlpack
 from jax_core._src.typing import ArrayLike, DTypeLike, DuckTypedArray, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
@@ -229,20 +230,37 @@ def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | No
         if v is not None and np.ndim(np.asarray(v)) != 0:
             raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={np.asarray(v)}")
     dt = user_dtype(dtype, "arange")
-    host_args = [np.asarray(v) for v in (start, stop, step) if v is not None]
+    if any(np.iscomplexobj(np.asarray(v)) for v in (start, stop, step) if v is not None):
+        raise ValueError("Passing complex start/stop/step to jnp.arange is no longer supported starting in JAX v0.10.0.")
+    inferred = dt if dt is not None else dtypes.result_type(*[v for v in (start, stop, step) if v is not None])
     if stop is None and step is None:
-        inferred = dtypes.result_type(start) if dt is None else dt
-        n = int(np.ceil(float(np.asarray(start)))) if not isinstance(start, Array) else int(np.asarray(start))
+        n = int(np.ceil(float(np.asarray(start))))
         if dt is None:
             _check_arange_fits(inferred, 0, n - 1)
         return shape_assembly.iota(inferred, max(n, 0))
-    bounds: list[int | float] = [a.item() for a in host_args]
-    values = np.arange(*bounds)
-    inferred = dt if dt is not None else dtypes.result_type(*[v for v in (start, stop, step) if v is not None])
-    if values.size and dt is None:
-        _check_arange_fits(inferred, values.min(), values.max())
-    out: Array = device_put_host(values.astype(inferred))
-    return out
+    if stop is None:
+        start, stop = 0, start
+    lo, hi = (np.asarray(v).item() for v in (start, stop))
+    # As JAX stages it: iota, scaled by the step and offset by the start, in the result dtype (or,
+    # for a step in a float narrower than 32 bits, computed in float32 and converted).
+    if step is not None:
+        delta = np.asarray(step).item()
+        size = max(0, int(np.ceil((hi - lo) / delta)))
+        if size and dt is None:
+            _check_arange_fits(inferred, min(lo, lo + delta * (size - 1)), max(lo, lo + delta * (size - 1)))
+        narrow = dtypes.issubdtype(inferred, np.floating) and dtypes.finfo(inferred).bits < 32
+        working = np.dtype(np.float32) if dt is not None and narrow else inferred
+        ramp = lax.mul(lax.convert_element_type(step, working), shape_assembly.iota(working, size))
+        return lax.convert_element_type(lax.add(lax.convert_element_type(start, working), ramp), inferred)
+    if lo == 0:
+        size = max(0, int(np.ceil(hi)))
+        if size and dt is None:
+            _check_arange_fits(inferred, 0, size - 1)
+        return shape_assembly.iota(inferred, size)
+    size = max(0, int(np.ceil(hi - lo)))
+    if size and dt is None:
+        _check_arange_fits(inferred, lo, lo + size - 1)
+    return lax.add(lax.convert_element_type(start, inferred), shape_assembly.iota(inferred, size))
 
 
 def _check_arange_fits(dtype: np.dtype[Any], lo: Any, hi: Any) -> None:
@@ -503,10 +521,9 @@ def fromfile(*args: Any, **kwargs: Any) -> Array:
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
-    """An array from an object implementing the DLPack protocol (copied through NumPy)."""
-    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
-        raise TypeError("The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods.")
-    return asarray(np.from_dlpack(x))
+    """An array over the memory of an object implementing the DLPack protocol (NumPy arrays,
+    PyTorch tensors, ...): no copy where the buffer is aligned (see ``jax_core.dlpack``)."""
+    return dlpack.from_dlpack(x, device=device, copy=copy)
 
 
 def copy(a: ArrayLike, order: str | None = None) -> Array:

@@ -63,7 +63,7 @@ def _normalize_index(arr: Array, idx: Any) -> list[_IndexItem]:
         if _is_array_index(i) and ensure_dtype(i) == np.bool_:
             if isinstance(i, Tracer):
                 raise NonConcreteBooleanIndexError(
-                    f"Array boolean indices must be concrete; got {i.aval}\n{i.provenance()}"
+                    f"Array boolean indices must be concrete; got {i.aval.strip_weak_type()}\n{i.provenance()}"
                 )
             mask = np.asarray(i)
             items.extend(np.nonzero(mask))

@@ -34,14 +34,9 @@ def _bcast2(a: Array, b: Array) -> tuple[Array, Array]:
 
 
 @jitted(inline=False)
-def clip(arr: ArrayLike | None = None, /, min: ArrayLike | None = None, max: ArrayLike | None = None, *, a: ArrayLike | None = None, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None) -> Array:
-    """``arr`` limited to ``[min, max]`` (either bound may be ``None``)."""
-    if arr is None:
-        arr = a
-    if min is None:
-        min = a_min
-    if max is None:
-        max = a_max
+def clip(arr: ArrayLike | None = None, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Array:
+    """``arr`` limited to ``[min, max]`` (either bound may be ``None``). JAX 0.12 removed the
+    NumPy-1 spellings ``a``, ``a_min`` and ``a_max``."""
     if arr is None:
         raise TypeError("clip() missing 1 required positional argument: 'arr'")
     check_arraylike("clip", arr)

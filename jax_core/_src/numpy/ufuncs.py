@@ -20,7 +20,7 @@ from jax_core._src.numpy.util import (
     promote_dtypes_numeric,
     promote_shapes,
 )
-from jax_core._src.transforms.jit import make_jit
+from jax_core._src.transforms.jit import Inline, make_jit
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
@@ -36,7 +36,7 @@ def _fast(fn: Callable[_P, _R], inline: bool = True) -> Callable[_P, _R]:
     """Eager calls go through the C++ jit fast path; under a trace the function is inlined (JAX's
     ``Inline.JAX_EARLY``), or, with ``inline=False``, staged as one ``jit[name=...]`` equation
     (the ufuncs JAX wraps in a plain ``jit``)."""
-    return make_jit(fn, inline=inline)
+    return make_jit(fn, inline=Inline.JAX_EARLY if inline else Inline.AUTO)
 
 
 def _one_to_one_unary(name: str, op: UnaryFn, *, inexact: bool = False, inline: bool = True) -> UnaryFn:

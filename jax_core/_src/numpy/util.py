@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from jax_core._src import dtypes
+from jax_core._src import config, dtypes
 from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
@@ -30,9 +31,9 @@ def jitted(
     JAX function declares them."""
 
     def wrap(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-        from jax_core._src.transforms.jit import make_jit
+        from jax_core._src.transforms.jit import Inline, make_jit
 
-        return make_jit(fn, inline=inline, static_argnames=tuple(static) or None, static_argnums=tuple(static_argnums) or None)
+        return make_jit(fn, inline=Inline.JAX_EARLY if inline else Inline.AUTO, static_argnames=tuple(static) or None, static_argnums=tuple(static_argnums) or None)
 
     return wrap
 
@@ -85,6 +86,21 @@ def promote_shapes(name: str, *args: ArrayLike) -> list[ArrayLike]:
     shapes = [get_aval(a).shape for a in args]
     if len({len(s) for s in shapes if s}) < 2:
         return list(args)
+    mode = config.numpy_rank_promotion.value
+    if mode != "allow":
+        shown = " ".join(map(str, shapes))
+        if mode == "raise":
+            raise ValueError(
+                f"Operands could not be broadcast together for {name} on shapes {shown} and with the "
+                "config option jax_numpy_rank_promotion='raise'. For more information, see "
+                "https://docs.jax.dev/en/latest/101/rank_promotion_warning.html."
+            )
+        warnings.warn(
+            f"Following NumPy automatic rank promotion for {name} on shapes {shown}. Set the "
+            "jax_numpy_rank_promotion config option to 'allow' to disable this warning; for more "
+            "information, see https://docs.jax.dev/en/latest/101/rank_promotion_warning.html.",
+            stacklevel=3,
+        )
     try:
         rank = len(numpy_broadcast_shapes(name, *shapes))
     except TypeError:

@@ -8,12 +8,13 @@ as in JAX).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from jax_core._src import dtypes
+from jax_core._src import config, dtypes
 from jax_core._src.core.avals import canonical_shape
 from jax_core._src.core.trace import get_aval
 from jax_core._src.numpy import creation
@@ -44,8 +45,14 @@ def _bind(prim: Any, *args: Any, **params: Any) -> Array:
 
 
 def default_prng_impl() -> PRNGImpl:
-    """The default PRNG implementation (threefry2x32)."""
-    return prngs[DEFAULT_PRNG_IMPL]
+    """The default PRNG implementation: ``jax_default_prng_impl`` (threefry2x32 by default)."""
+    name = config.default_prng_impl.value
+    impl = prngs.get(name)
+    if impl is None:
+        raise NotImplementedError(
+            f"jax_default_prng_impl={name!r}: jax_core implements the PRNGs {sorted(prngs)}; set one of them."
+        )
+    return impl
 
 
 def resolve_prng_impl(impl_spec: PRNGSpecDesc | None) -> PRNGImpl:
@@ -86,6 +93,22 @@ def check_prng_key(name: str, key: object, *, allow_batched: bool = False) -> tu
         typed, wrapped = key, False
     elif _is_arraylike(key):
         typed, wrapped = random_wrap(key, impl=default_prng_impl()), True
+        legacy = config.legacy_prng_key.value
+        message = (
+            "Legacy uint32 key array passed as key to jax.random function. Please create keys using "
+            'jax.random.key(). If use of a raw key array was intended, set jax_legacy_prng_key="allow".'
+        )
+        if legacy == "error":
+            raise ValueError(message)
+        if legacy == "warn":
+            warnings.warn(message, stacklevel=3)
+        elif config.enable_custom_prng.value:
+            warnings.warn(
+                "Raw arrays as random keys to jax.random functions are deprecated. Assuming valid "
+                "threefry2x32 key for now.",
+                FutureWarning,
+                stacklevel=3,
+            )
     else:
         raise TypeError(f"unexpected PRNG key type {type(key)}")
     if not allow_batched and typed.ndim:
@@ -121,6 +144,9 @@ def random_seed(seeds: ArrayLike, impl: PRNGImpl) -> Array:
         seeds_arr = np.asarray(np.int64(seeds)).astype(dtypes.default_int_dtype())
     else:
         seeds_arr = creation.asarray(seeds)
+    offset = config.random_seed_offset.value
+    if offset:
+        seeds_arr = seeds_arr + offset
     return _bind(random_seed_p, seeds_arr, impl=impl)
 
 

@@ -50,13 +50,12 @@ def _check_key_aval(name: str, aval: ShapedArray) -> None:
 
 
 # -- random_seed ---------------------------------------------------------------------
-random_seed_p = Primitive("random_seed")
+random_seed_p: Primitive = Primitive("random_seed")
 
 
 def _random_seed_abstract_eval(seeds: ShapedArray, *, impl: PRNGImpl) -> ShapedArray:
     if not dtypes.issubdtype(seeds.dtype, np.integer):
-        weak = "~" if seeds.weak_type else ""
-        raise TypeError(f"PRNG key seed must be an integer; got JitTracer({weak}{seeds})")
+        raise TypeError(f"PRNG key seed must be an integer; got JitTracer({seeds})")
     return key_aval(impl, seeds.shape)
 
 
@@ -77,7 +76,7 @@ random_seed_p.def_rules(
 
 
 # -- random_wrap / random_unwrap -----------------------------------------------------
-random_wrap_p = Primitive("random_wrap")
+random_wrap_p: Primitive = Primitive("random_wrap")
 
 
 def _random_wrap_abstract_eval(base_arr: ShapedArray, *, impl: PRNGImpl) -> ShapedArray:
@@ -112,7 +111,7 @@ random_wrap_p.def_rules(
     )
 )
 
-random_unwrap_p = Primitive("random_unwrap")
+random_unwrap_p: Primitive = Primitive("random_unwrap")
 
 
 def _random_unwrap_abstract_eval(keys: ShapedArray) -> ShapedArray:
@@ -131,7 +130,7 @@ random_unwrap_p.def_rules(
 
 
 # -- random_bits ---------------------------------------------------------------------
-random_bits_p = Primitive("random_bits")
+random_bits_p: Primitive = Primitive("random_bits")
 
 
 def _random_bits_abstract_eval(keys: ShapedArray, *, bit_width: int, shape: Shape) -> ShapedArray:
@@ -161,7 +160,7 @@ random_bits_p.def_rules(
 
 
 # -- random_split --------------------------------------------------------------------
-random_split_p = Primitive("random_split")
+random_split_p: Primitive = Primitive("random_split")
 
 
 def _random_split_abstract_eval(keys: ShapedArray, *, shape: Shape) -> ShapedArray:
@@ -191,7 +190,7 @@ random_split_p.def_rules(
 
 
 # -- random_fold_in ------------------------------------------------------------------
-random_fold_in_p = Primitive("random_fold_in")
+random_fold_in_p: Primitive = Primitive("random_fold_in")
 
 
 def _random_fold_in_abstract_eval(keys: ShapedArray, msgs: ShapedArray) -> ShapedArray:
@@ -235,7 +234,7 @@ random_fold_in_p.def_rules(
 
 
 # -- iota_2x32_shape -----------------------------------------------------------------
-iota_2x32_shape_p = Primitive("iota_2x32_shape", multiple_results=True)
+iota_2x32_shape_p: Primitive = Primitive("iota_2x32_shape", multiple_results=True)
 """The flat index of each position of ``shape`` as two ``uint32`` arrays (high, low words),
 computed in ``uint64`` (JAX's lowering, which XLA's partitioner recognises)."""
 

@@ -23,6 +23,7 @@ from jax_core._src.lax.ad_ops import stop_gradient
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.elementwise import bitcast_convert_type
 from jax_core._src.lax.shape import dimensions as shape_dims
+from jax_core._src.lax.shape.compositions import broadcast_shapes
 from jax_core._src.random.api import check_prng_key, random_bits, split_keys
 from jax_core._src.random.keys import KeyLike
 from jax_core._src.transforms.api import jit
@@ -42,7 +43,7 @@ UINT_DTYPES: dict[int, np.dtype[Any]] = {
 def check_shape(name: str, shape: Shape, *param_shapes: Shape) -> None:
     """JAX's check that parameter shapes broadcast to exactly ``shape``."""
     if param_shapes:
-        shape_ = np.broadcast_shapes(shape, *param_shapes)
+        shape_ = broadcast_shapes(shape, *param_shapes)  # lax's: JAX's message when incompatible
         if shape != shape_:
             raise ValueError(
                 f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "

@@ -25,6 +25,7 @@ from jax_core._src.interpreters.ad_util import Zero, is_zero
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
 from jax_core._src.lax.ad_ops import stop_gradient
 from jax_core._src.lax.control_flow.loops import while_loop
+from jax_core._src.lax.control_flow.scan import map as lax_map
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.sorting import sort_key_val, top_k
@@ -32,6 +33,7 @@ from jax_core._src.lax.special.functions import random_gamma_grad
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.random.api import check_prng_key, random_bits, random_wrap, split_keys
+from jax_core._src.random.gamma_approx import gamma_approx
 from jax_core._src.random.keys import KeyLike, key_impl_of
 from jax_core._src.random.physical import lower_fun
 from jax_core._src.random.samplers import (
@@ -289,7 +291,7 @@ def _gamma_impl(key: Array, a: Array, *, log_space: bool) -> Array:
     return jnp.reshape(samples, a_shape)
 
 
-random_gamma_p = Primitive("random_gamma")
+random_gamma_p: Primitive = Primitive("random_gamma")
 
 
 def _random_gamma_abstract_eval(
@@ -309,22 +311,36 @@ def _random_gamma_lower(
     return lower_fun(sample, ctx, key, a)
 
 
+def _gamma_grad(sample: Array, a: Array, *, log_space: bool) -> Array:
+    """d sample / d a by implicit differentiation of the CDF (``lax.random_gamma_grad``), one
+    element at a time (a ``lax.map``, as JAX does on CPU: the same bits as JAX's)."""
+    samples = jnp.reshape(sample, -1)
+    alphas = jnp.reshape(a, -1)
+    if log_space:
+        # d log(x) = dx / x; exp(log x) may round to 0: use the smallest normal float instead.
+        samples = lax.exp(samples)
+        tiny = jnp.full_like(samples, jnp.finfo(samples.dtype).tiny)
+        samples = lax.select(lax.eq(samples, np.array(0, sample.dtype)), tiny, samples)
+
+        def grad_one(args: tuple[Array, Array]) -> Array:
+            return lax.div(random_gamma_grad(*args), args[1])
+    else:
+
+        def grad_one(args: tuple[Array, Array]) -> Array:
+            return random_gamma_grad(*args)
+
+    grads: Array = lax_map(grad_one, (alphas, samples))
+    return grads.reshape(a.shape)
+
+
 def _random_gamma_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, log_space: bool
 ) -> tuple[Any, Any]:
-    # d sample / d a by implicit differentiation of the CDF (lax.random_gamma_grad), as JAX.
     key, a = primals
     out = random_gamma_p.bind(key, a, log_space=log_space)
     if is_zero(tangents[1]):
         return out, Zero.from_primal_value(out)
-    if log_space:
-        # d log(x) = dx / x; exp(log x) may round to 0: use the smallest normal float instead.
-        x = lax.exp(out)
-        x = lax.select(lax.eq(x, jnp.zeros_like(x)), jnp.full_like(x, jnp.finfo(x.dtype).tiny), x)
-        grads = lax.div(random_gamma_grad(a, x), x)
-    else:
-        grads = random_gamma_grad(a, out)
-    return out, lax.mul(grads, tangents[1])
+    return out, lax.mul(tangents[1], _gamma_grad(out, a, log_space=log_space))
 
 
 def _random_gamma_batch(
@@ -358,11 +374,17 @@ def _gamma_checks(
     typed, _ = check_prng_key(name, key)
     _check_method(name, method)
     dt = float_dtype("gamma", dtype)
-    if method == "approximate":
-        raise NotImplementedError(
-            f"jax_core.random.{name}(method='approximate') is not implemented; use method='exact'."
-        )
     return typed, dt, None if shape is None else canonical_shape(shape, name)
+
+
+def _gamma_approximate(
+    key: Array, a: ArrayLike, shape: Shape | None, dtype: np.dtype[Any], log_space: bool
+) -> Array:
+    if shape is None:
+        shape = _shape_of(a)
+    else:
+        check_shape("gamma", shape, _shape_of(a))
+    return gamma_approx(key, a, shape, dtype, log_space)
 
 
 def gamma(
@@ -373,8 +395,11 @@ def gamma(
     *,
     method: str = "exact",
 ) -> Array:
-    """Gamma(a, 1) floats (Marsaglia-Tsang rejection sampling)."""
+    """Gamma(a, 1) floats (Marsaglia-Tsang rejection sampling; ``method='approximate'``: a
+    loop-free chi-square quantile series, slightly biased)."""
     typed, dt, shape_t = _gamma_checks("gamma", key, dtype, shape, method)
+    if method == "approximate":
+        return _gamma_approximate(typed, a, shape_t, dt, False)
     return _gamma(typed, a, shape_t, dt, False)
 
 
@@ -388,6 +413,8 @@ def loggamma(
 ) -> Array:
     """``log`` of Gamma(a, 1) samples, computed in log space (accurate for small ``a``)."""
     typed, dt, shape_t = _gamma_checks("loggamma", key, dtype, shape, method)
+    if method == "approximate":
+        return _gamma_approximate(typed, a, shape_t, dt, True)
     return _gamma(typed, a, shape_t, dt, True)
 
 
@@ -432,21 +459,19 @@ def beta(
     else:
         shape_t = canonical_shape(shape, "beta")
         check_shape("beta", shape_t, _shape_of(a), _shape_of(b))
-    if method == "approximate":
-        raise NotImplementedError(
-            "jax_core.random.beta(method='approximate') is not implemented; use method='exact'."
-        )
-    return _beta(typed, a, b, shape_t, dt)
+    return _beta(typed, a, b, method, shape_t, dt)
 
 
-@jit(static_argnums=(3, 4))
-def _beta(key: Array, a: ArrayLike, b: ArrayLike, shape: Shape, dtype: np.dtype[Any]) -> Array:
+@jit(static_argnums=(3, 4, 5))
+def _beta(
+    key: Array, a: ArrayLike, b: ArrayLike, method: str, shape: Shape, dtype: np.dtype[Any]
+) -> Array:
     check_shape("beta", shape, _shape_of(a), _shape_of(b))
     a_arr = jnp.broadcast_to(lax.convert_element_type(a, dtype), shape)
     b_arr = jnp.broadcast_to(lax.convert_element_type(b, dtype), shape)
     key_a, key_b = split_keys(key)
-    log_gamma_a = loggamma(key_a, a_arr, shape, dtype)
-    log_gamma_b = loggamma(key_b, b_arr, shape, dtype)
+    log_gamma_a = loggamma(key_a, a_arr, shape, dtype, method=method)
+    log_gamma_b = loggamma(key_b, b_arr, shape, dtype, method=method)
     # gamma_a / (gamma_a + gamma_b) without losing precision.
     log_max = lax.max(log_gamma_a, log_gamma_b)
     gamma_a_scaled = jnp.exp(log_gamma_a - log_max)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from jax_core._src import dtypes
+from jax_core._src import config, dtypes
 from jax_core._src.backend import client
 from jax_core._src.backend.client import CompileOptions, CppSharding, LoadedExecutable
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.tokens import AbstractToken, Token
 from jax_core._src.lib import jax_ext, xla_client
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
+from jax_core._src.runtime import compilation_cache
 
 if TYPE_CHECKING:
     from jax_core._src.sharding.shardings import Device
@@ -56,7 +59,11 @@ class Executable:
 
 
 def _result_handler(aval: ShapedArray, sharding: CppSharding) -> object:
-    """Builds an output array from its buffer; an extended dtype's (a PRNG key's) wraps its data."""
+    """Builds an output array from its buffer; an extended dtype's (a PRNG key's) wraps its data,
+    a token's buffer becomes a ``Token``."""
+    if isinstance(aval, AbstractToken):
+        buffer = jax_ext.array_result_handler(ShapedArray(aval.shape, aval.dtype), sharding, False)
+        return buffer.wrap(Token)
     if dtypes.is_extended_dtype(aval.dtype):
         rules: Any = aval.dtype._rules  # pyright: ignore[reportPrivateUsage]
         physical = jax_ext.array_result_handler(rules.physical_aval(aval), sharding, False)
@@ -64,11 +71,74 @@ def _result_handler(aval: ShapedArray, sharding: CppSharding) -> object:
     return jax_ext.array_result_handler(aval, sharding, False)
 
 
-def compile_module(lowered: LoweredModule, device: Device | None = None) -> Executable:
-    """Compiles a lowered module for one device."""
+def _module_name(lowered: LoweredModule) -> str:
+    with lowered.context:
+        name = lowered.module.operation.attributes["sym_name"]
+    return str(name).strip('"')
+
+
+class CompilerEffortLevel(enum.Enum):
+    """How hard XLA optimizes for run time (``jax_optimization_level``) or memory fitting
+    (``jax_memory_fitting_level``): ``O0`` (least) to ``O3`` (most); ``UNKNOWN``: XLA's default."""
+
+    UNKNOWN = 0
+    O0 = 9
+    O1 = 19
+    O2 = 29
+    O3 = 39
+
+    @classmethod
+    def _missing_(cls, value: object) -> CompilerEffortLevel | None:
+        return cls.__members__.get(value) if isinstance(value, str) else None
+
+
+_ON_BUILD_OPTIONS = ("optimization_level", "memory_fitting_level")
+
+
+def compile_options(compiler_options: Mapping[str, Any] | None = None) -> Any:
+    """XLA's compile options: the effort levels of the config, ``jax_disable_most_optimizations``,
+    and ``compiler_options`` (XLA debug options by name, e.g. ``{"xla_cpu_enable_fast_math":
+    True}``, as ``Lowered.compile(compiler_options)`` takes them)."""
+    options: Any = _xc.CompileOptions()
+    build = options.executable_build_options
+    build.optimization_level = CompilerEffortLevel(config.optimization_level.value).value
+    build.memory_fitting_level = CompilerEffortLevel(config.memory_fitting_level.value).value
+    overrides = dict(compiler_options or {})
+    for name in _ON_BUILD_OPTIONS:
+        if name in overrides:
+            setattr(build, name, CompilerEffortLevel(overrides.pop(name)).value)
+    if overrides:
+        options.env_option_overrides = [(k, v if isinstance(v, (str, bool, int, float)) else str(v)) for k, v in overrides.items()]
+    if config.disable_most_optimizations.value:
+        debug = build.debug_options
+        debug.xla_backend_optimization_level = 0
+        debug.xla_llvm_disable_expensive_passes = True
+    return options
+
+
+def compile_module(
+    lowered: LoweredModule, device: Device | None = None, compiler_options: Mapping[str, Any] | None = None
+) -> Executable:
+    """Compiles a lowered module for one device (with ``compiler_options``, see
+    ``compile_options``)."""
     dev = client.default_device() if device is None else device
-    options = cast(CompileOptions, _xc.CompileOptions())
-    loaded = client.backend().compile_and_load(lowered.module, client.device_list((dev,)), options)
+    options = cast(CompileOptions, compile_options(compiler_options))
+    backend = client.backend()
+    devices = client.device_list((dev,))
+    if compilation_cache.cache_dir() is None:
+        loaded = backend.compile_and_load(lowered.module, devices, options)
+    else:
+        raw: Any = backend
+        key = compilation_cache.cache_key(
+            _module_name(lowered), lowered.as_text(), cast(Any, options).SerializeAsString(),
+            backend.platform, str(getattr(dev, "device_kind", "")),
+        )  # fmt: skip
+        loaded = compilation_cache.compile_or_load(
+            key,
+            lambda: backend.compile_and_load(lowered.module, devices, options),
+            lambda exe: bytes(raw.serialize_executable(exe)),
+            lambda data: raw.deserialize_executable(data, devices, options),
+        )
     sharding = client.single_device_sharding(dev)
     handlers: tuple[object, ...] = tuple(_result_handler(a, sharding) for a in lowered.out_avals)
     return Executable(

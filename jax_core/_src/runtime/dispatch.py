@@ -19,6 +19,7 @@ from jax_core._src.core.primitive import Primitive, set_default_impl
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl
+from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.transfer import to_device_input
 
@@ -35,7 +36,7 @@ def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
 
 def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any]) -> Executable:
     """The cached executable that applies ``primitive`` to inputs with these avals."""
-    key = (primitive, _hashable_params(params), avals, config.enable_x64.value)
+    key = (primitive, _hashable_params(params), avals, config.jit_key())
     with _cache_lock:
         exe = _cache.get(key)
         if exe is not None:
@@ -44,6 +45,7 @@ def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], p
     invars = [Var(a) for a in avals]
     outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
     jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
+    log_compile(primitive.name, avals)
     compiled = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name))
     with _cache_lock:
         exe = _cache.setdefault(key, compiled)
@@ -58,7 +60,13 @@ def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str,
     """Evaluates ``primitive`` on concrete inputs."""
     avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
     exe = primitive_executable(primitive, avals, params)
+    check_execution(primitive.name)
     outs = exe.call([to_device_input(x) for x in args])
+    if checking_values():
+        try:
+            check_values(outs, exe.out_avals)
+        except InvalidValue as err:
+            raise FloatingPointError(f"invalid value ({err.kind}) encountered in {primitive.name}") from None
     return outs if primitive.multiple_results else outs[0]
 
 

@@ -29,6 +29,7 @@ from jax_core._src import config, dtypes
 from jax_core._src import lib as _lib
 from jax_core._src.backend import client
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.tokens import Token
 from jax_core._src.runtime.array import (
     ArrayImpl,
     _to_numpy_canonical,  # pyright: ignore[reportPrivateUsage]
@@ -230,7 +231,8 @@ def device_put(
         targets: list[Any] = [device] * len(leaves)
     else:
         targets = broadcast_prefix(device, x, is_leaf=_is_target)
-    out = [_put_leaf(leaf, t, donate, may_alias) for leaf, t in zip(leaves, targets, strict=True)]
+    with config.explicit_device_put_scope():
+        out = [_put_leaf(leaf, t, donate, may_alias) for leaf, t in zip(leaves, targets, strict=True)]
     return tree_unflatten(treedef, out)
 
 
@@ -242,12 +244,13 @@ def device_get(x: Any) -> Any:
     arrays returned are read-only, as in JAX.
     """
     leaves, treedef = tree_flatten(x)
-    for leaf in leaves:  # start all transfers before waiting on any
-        if type(leaf) is ArrayImpl and leaf._npy_value is None and not leaf.is_deleted():
-            with contextlib.suppress(Exception):  # best effort: only a prefetch
-                leaf._copy_single_device_array_to_host_async()
-    # Arrays of extended dtypes (PRNG keys) have no NumPy form: they are returned as they are.
-    out = [np.asarray(leaf) if isinstance(leaf, Array) and not dtypes.is_extended_dtype(leaf.dtype) else leaf for leaf in leaves]
+    with config.explicit_device_get_scope():
+        for leaf in leaves:  # start all transfers before waiting on any
+            if type(leaf) is ArrayImpl and leaf._npy_value is None and not leaf.is_deleted():
+                with contextlib.suppress(Exception):  # best effort: only a prefetch
+                    leaf._copy_single_device_array_to_host_async()
+        # Arrays of extended dtypes (PRNG keys) have no NumPy form: they are returned as they are.
+        out = [np.asarray(leaf) if isinstance(leaf, Array) and not dtypes.is_extended_dtype(leaf.dtype) else leaf for leaf in leaves]
     return tree_unflatten(treedef, out)
 
 
@@ -287,6 +290,8 @@ def to_device_input(x: Any) -> Any:
     if type(x) is ArrayImpl:
         check_not_deleted(x)
         return ensure_single_device(x)
+    if type(x) is Token:  # its bool[0] buffer stands for the token, as in JAX
+        return to_device_input(x._buf)  # pyright: ignore[reportPrivateUsage]
     dtype = getattr(x, "dtype", None)
     if dtypes.is_extended_dtype(dtype):  # e.g. a PRNG key array: its data
         return to_device_input(dtype._rules.physical_const(x))  # pyright: ignore[reportPrivateUsage]

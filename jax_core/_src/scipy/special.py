@@ -17,7 +17,7 @@ import numpy as np
 import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src import dtypes
-from jax_core._src.core.trace import Tracer
+from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -53,6 +53,17 @@ def promote_args_inexact(name: str, *args: ArrayLike) -> list[Array]:
     promotion (leading 1s; lax stretches size-1 dimensions)."""
     check_arraylike(name, *args)
     return [ensure_array(a) for a in promote_shapes(name, *promote_dtypes_inexact(*args))]
+
+
+def lax_const(like: Array, value: float) -> float | complex | np.ndarray[tuple[()], np.dtype[Any]]:
+    """``value`` as a constant for operations with ``like`` (JAX's ``lax._const``): a 0-d NumPy
+    array of its dtype, or a Python scalar where ``like`` is a weakly typed 0-d array (JAX's lax
+    keeps ``weak op strong-0-d-constant`` weak for 0-d operands, jax_core's lax does not)."""
+    aval = get_aval(like)
+    if aval.weak_type and not aval.shape:
+        return complex(value) if dtypes.issubdtype(like.dtype, np.complexfloating) else float(value)
+    out: np.ndarray[tuple[()], np.dtype[Any]] = np.asarray(value, like.dtype)
+    return out
 
 
 def _const(x: Array, v: float) -> Array:
@@ -148,10 +159,8 @@ _log_softmax = jitted(static=("axis",), inline=False)(_log_softmax_impl)
 
 @custom_jvp
 def _xlogy(x: Array, y: Array) -> Array:
-    x_ok = x != 0
-    safe_x = jnp.where(x_ok, x, 1)
-    safe_y = jnp.where(x_ok, y, 1)
-    return jnp.where(x_ok, lax.mul(safe_x, lax.log(safe_y)), jnp.zeros_like(x))
+    # 0 where x == 0 (even at y == 0), but a NaN y propagates (as SciPy and JAX)
+    return jnp.where((x != 0.0) | jnp.isnan(y), lax.mul(x, lax.log(y)), jnp.zeros_like(x))
 
 
 @_xlogy.defjvp
@@ -171,10 +180,7 @@ def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
 
 @custom_jvp
 def _xlog1py(x: Array, y: Array) -> Array:
-    x_ok = x != 0
-    safe_x = jnp.where(x_ok, x, 1)
-    safe_y = jnp.where(x_ok, y, 1)
-    return jnp.where(x_ok, lax.mul(safe_x, lax.log1p(safe_y)), jnp.zeros_like(x))
+    return jnp.where((x != 0.0) | jnp.isnan(y), lax.mul(x, lax.log1p(y)), jnp.zeros_like(x))
 
 
 @_xlog1py.defjvp
@@ -380,11 +386,37 @@ def gamma(x: ArrayLike) -> Array:
     return gammasgn(xa) * lax.exp(lax.lgamma(xa))
 
 
-@jitted()
+def _algdiv(a: Array, b: Array) -> Array:
+    """``lgamma(b) - lgamma(a + b)`` for ``b >= 8`` (the TOMS 708 ``algdiv`` series JAX uses)."""
+    c0, c1, c2 = 0.0833333333333333, -0.00277777777760991, 0.00079365066682539
+    c3, c4, c5 = -0.00059520293135187, 0.000837308034031215, -0.00165322962780713
+    h = a / b
+    c = h / (1 + h)
+    x = h / (1 + h)
+    d = b + (a - 0.5)
+    x2 = x * x
+    s3 = 1.0 + (x + x2)
+    s5 = 1.0 + (x + x2 * s3)
+    s7 = 1.0 + (x + x2 * s5)
+    s9 = 1.0 + (x + x2 * s7)
+    s11 = 1.0 + (x + x2 * s9)
+    t = (1.0 / b) ** 2
+    w = ((((c5 * s11 * t + c4 * s9) * t + c3 * s7) * t + c2 * s5) * t + c1 * s3) * t + c0
+    w = w * (c / b)
+    u = d * lax.log1p(a / b)
+    v = a * (lax.log(b) - 1.0)
+    return jnp.where(u <= v, w - v - u, w - u - v)
+
+
 def betaln(a: ArrayLike, b: ArrayLike) -> Array:
-    """Log of the absolute value of the beta function."""
+    """Log of the absolute value of the beta function: lgamma sums below ``max(a, b) = 8``, the
+    ``algdiv`` series above (no cancellation between large lgammas), as JAX's."""
     aa, ba = promote_args_inexact("betaln", a, b)
-    return lax.lgamma(aa) + lax.lgamma(ba) - lax.lgamma(aa + ba)
+    lo = jnp.where(aa <= ba, aa, ba)
+    hi = jnp.where(aa <= ba, ba, aa)
+    small_b = lax.lgamma(lo) + (lax.lgamma(hi) - lax.lgamma(lo + hi))
+    large_b = lax.lgamma(lo) + _algdiv(lo, hi)
+    return jnp.where(hi < 8, small_b, large_b)
 
 
 # -- modified Bessel functions (on lax.bessel_i0e / lax.bessel_i1e) ---------------------------------

@@ -40,8 +40,10 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 def norm_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Normal log density."""
     xa, la, sa = promote_args_inexact("norm.logpdf", x, loc, scale)
-    z = (xa - la) / sa
-    return -0.5 * z * z - _LOG_SQRT_2PI - jnp.log(sa)
+    scale_sq = lax.square(sa)  # JAX's operations, in JAX's order
+    log_normalizer = lax.log(lax.mul(np.asarray(2 * np.pi, xa.dtype), scale_sq))
+    quadratic = lax.div(lax.square(lax.sub(xa, la)), scale_sq)
+    return lax.div(lax.add(log_normalizer, quadratic), np.asarray(-2, xa.dtype))
 
 
 @jitted()

@@ -12,7 +12,8 @@ from typing import Any, Literal, TypeVar, cast, overload
 import numpy as np
 
 from jax_core._src import dtypes
-from jax_core._src.core.jaxpr import eval_jaxpr
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.source_info import function_location
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters import ad
@@ -25,7 +26,7 @@ from jax_core._src.interpreters.ad_util import (
 )
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lax.elementwise.conversions import convert_element_type_p, to_dtype
-from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
+from jax_core._src.tree.tree_util import PyTreeDef, register_pytree_node, tree_flatten, tree_map, tree_unflatten
 
 # Typing jvp, vjp, linearize and linear_transpose: one overload per number of primals (1..4),
 # a TypeVar per primal, so the function, its primals and tangents/cotangents must agree.
@@ -84,7 +85,7 @@ def _strip_aux_tracers(aux: Any) -> Any:
 def _nonzero(ct: Any, primal: Any) -> Any:
     """The cotangent of ``primal`` as a value of its tangent type, weakly typed exactly when the
     primal is (as JAX's: ``grad(f)(1.0)`` is weak, ``grad(f)(jnp.float32(1))`` is not)."""
-    aval = tangent_aval(get_aval(primal))
+    aval = tangent_aval(primal if isinstance(primal, ShapedArray) else get_aval(primal))
     if isinstance(ct, Zero):
         return zeros_like_aval(aval)
     ct_aval = get_aval(ct)
@@ -246,14 +247,26 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
 
 # -- reverse mode ----------------------------------------------------------------------------
 class _VJPFunction:
-    """The pullback returned by ``vjp``: maps output cotangents to input cotangents."""
+    """The pullback returned by ``vjp``: maps output cotangents to input cotangents. A pytree
+    whose leaves are the residuals, so it can be passed to and returned from ``jit`` (as JAX's)."""
 
     def __init__(self, lin: ad.Linearized, primals: list[Any], in_tree: PyTreeDef, out_tree: PyTreeDef, fun: Callable[..., Any]) -> None:
         self._lin = lin
-        self._primals = primals
+        self._primals = [p if isinstance(p, ShapedArray) else get_aval(p) for p in primals]
         self._in_tree = in_tree
         self._out_tree = out_tree
         self._fun = fun
+
+    def _flatten(self) -> tuple[list[Any], _VJPStructure]:
+        lin = self._lin
+        structure = _VJPStructure(lin, self._primals, self._in_tree, self._out_tree, self._fun)
+        return list(lin.jaxpr.consts), structure
+
+    @staticmethod
+    def _unflatten(structure: _VJPStructure, residuals: Sequence[Any]) -> _VJPFunction:
+        old = structure.lin
+        lin = ad.Linearized(ClosedJaxpr(old.jaxpr.jaxpr, list(residuals)), old.in_avals, old.in_nonzero, old.out_avals, old.out_zero)
+        return _VJPFunction(lin, structure.primals, structure.in_tree, structure.out_tree, structure.fun)
 
     def __call__(self, ct: Any) -> tuple[Any, ...]:
         ct_leaves, ct_tree = tree_flatten(ct)
@@ -275,6 +288,22 @@ class _VJPFunction:
         leaves = [_nonzero(c, p) for c, p in zip(cts_in, self._primals)]
         out: tuple[Any, ...] = tree_unflatten(self._in_tree, leaves)
         return out
+
+
+class _VJPStructure:
+    """The static part of a ``vjp`` pullback as a pytree (compared by identity)."""
+
+    __slots__ = ("lin", "primals", "in_tree", "out_tree", "fun")
+
+    def __init__(self, lin: ad.Linearized, primals: list[Any], in_tree: PyTreeDef, out_tree: PyTreeDef, fun: Callable[..., Any]) -> None:
+        self.lin = lin
+        self.primals = primals
+        self.in_tree = in_tree
+        self.out_tree = out_tree
+        self.fun = fun
+
+
+register_pytree_node(_VJPFunction, lambda f: f._flatten(), _VJPFunction._unflatten)  # pyright: ignore[reportPrivateUsage]
 
 
 @overload

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import operator
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, Concatenate, Generic, Literal, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Concatenate, Generic, Literal, ParamSpec, Protocol, TypeVar, cast, overload
 
 from jax_core._src import config
 from jax_core._src.core.avals import ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
+from jax_core._src.core.source_info import named_scope
 from jax_core._src.core.trace import Tracer
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
-from jax_core._src.transforms.jit import abstractify, make_jit
+from jax_core._src.transforms.ad_api import vjp
+from jax_core._src.transforms.jit import Inline, abstractify, make_jit
 from jax_core._src.transforms.stages import Lowered, Traced
 from jax_core._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 from jax_core._src.typing.basearray import Array
@@ -88,7 +92,7 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
-    inline: bool = False,
+    inline: bool | Inline = False,
 ) -> Jitted[P, R]: ...
 
 
@@ -101,7 +105,7 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
-    inline: bool = False,
+    inline: bool | Inline = False,
 ) -> JitDecorator: ...
 
 
@@ -113,7 +117,7 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
-    inline: bool = False,
+    inline: bool | Inline = False,
 ) -> Jitted[P, R] | JitDecorator:
     """Compiles ``fun`` with XLA; calls with new shapes/dtypes/static values retrace.
 
@@ -121,8 +125,9 @@ def jit(
     ``static_argnums``/``static_argnames`` are passed as Python values (they must be
     hashable); ``donate_argnums`` lets XLA reuse those input buffers for outputs.
     Usable as ``@jit``, ``jit(f, ...)`` and ``@jit(static_argnames=...)``. With
-    ``inline=True`` a call made while tracing is traced straight into the caller's
-    jaxpr instead of becoming a nested ``jit`` equation.
+    ``inline=Inline.JAX_EARLY`` a call made while tracing is traced straight into the caller's
+    jaxpr instead of becoming a nested ``jit`` equation (``True``, ``Inline.JAX_LATE``, and the
+    others keep the equation; its body is inlined when lowering).
     """
 
     def wrap(f: Callable[Q, S], /) -> Jitted[Q, S]:
@@ -258,3 +263,51 @@ def block_until_ready(x: R) -> R:
 
     tree_map(wait, x)
     return x
+
+
+_Fn = TypeVar("_Fn", bound=Callable[..., Any])
+
+
+def named_call(fun: _Fn, *, name: str | None = None) -> _Fn:
+    """``fun``, with the operations of each call named ``name`` (default: ``fun.__name__``), as
+    if its body ran in ``named_scope(name)``."""
+    scope = name if name is not None else getattr(fun, "__name__", None)
+    if scope is None:
+        raise TypeError(f"named_call: {fun!r} has no __name__; pass name=.")
+
+    @functools.wraps(fun)
+    def named(*args: Any, **kwargs: Any) -> Any:
+        with named_scope(scope):
+            return fun(*args, **kwargs)
+
+    return cast(_Fn, named)
+
+
+def fwd_and_bwd(
+    fun: Callable[..., Any], argnums: int | Sequence[int], has_aux: bool = False, jitted: bool = True
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The forward and backward passes of ``fun`` as two functions: ``fwd(*args)`` returns
+    ``(fun(*args), residuals)`` (``(out, residuals, aux)`` with ``has_aux``) as ``vjp`` does, and
+    ``bwd(residuals, cotangent)`` the cotangents of the arguments ``argnums`` names (one, for an
+    int). With ``jitted`` (the default) both are ``jit``-compiled, so ``bwd`` compiles once."""
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun!r}")
+    nums = (operator.index(argnums),) if isinstance(argnums, int) else tuple(operator.index(i) for i in argnums)
+
+    def fwd(*args: Any, **kwargs: Any) -> Any:
+        def partial_fun(*dyn: Any) -> Any:
+            full = list(args)
+            for i, v in zip(nums, dyn, strict=True):
+                full[i] = v
+            return fun(*full, **kwargs)
+
+        untyped_vjp: Callable[..., Any] = vjp
+        return untyped_vjp(partial_fun, *(args[i] for i in nums), has_aux=has_aux)
+
+    def bwd(f_vjp: Callable[[Any], tuple[Any, ...]], outgrad: Any) -> Any:
+        grads = f_vjp(outgrad)
+        return grads[0] if isinstance(argnums, int) else grads
+
+    if jitted:
+        return make_jit(fwd), make_jit(bwd)
+    return fwd, bwd

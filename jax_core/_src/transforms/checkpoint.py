@@ -84,7 +84,7 @@ def _remat_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-remat_p = Primitive("checkpoint", multiple_results=True)
+remat_p: Primitive = Primitive("checkpoint", multiple_results=True)
 remat_p.def_rules(
     Rules(
         abstract_eval=_remat_abstract_eval,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError, TracerIntegerConversionError
@@ -22,10 +22,13 @@ from jax_core._src.core.trace import current_trace, eval_trace, get_aval, set_cu
 from jax_core._src.interpreters.ad import JVPTrace
 from jax_core._src.interpreters.partial_eval import PartialEvalTrace
 from jax_core._src.interpreters.ad_util import (
+    SymbolicZero,
     UndefinedPrimal,
     Zero,
+    from_symbolic_zero,
     instantiate_zeros,
     tangent_aval,
+    to_symbolic_zero,
 )
 from jax_core._src.interpreters.batching import batch_jaxpr, vmap_flat
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front, moveaxis
@@ -45,8 +48,47 @@ T = TypeVar("T")
 Res = TypeVar("Res")
 
 FlatJvp = Callable[[Sequence[Any], Sequence[Any]], tuple[list[Any], list[Any]]]
-FlatFwd = Callable[[Sequence[Any]], tuple[list[Any], list[Any]]]
+FlatFwd = Callable[..., tuple[list[Any], list[Any]]]  # (primals, perturbed: Sequence[bool] | None)
 FlatBwd = Callable[[Sequence[Any], Sequence[Any]], list[Any]]
+
+class CustomVJPPrimal:
+    """An argument of a ``custom_vjp`` forward rule defined with ``symbolic_zeros=True``: the
+    primal ``value`` and whether it is ``perturbed`` (differentiated)."""
+
+    __slots__ = ("value", "perturbed")
+
+    def __init__(self, value: Any, perturbed: bool) -> None:
+        self.value: Any = value
+        self.perturbed: bool = perturbed
+
+    def __repr__(self) -> str:
+        return f"CustomVJPPrimal(value={self.value!r}, perturbed={self.perturbed})"
+
+
+def custom_vjp_primal_tree_values(tree: Any) -> Any:
+    """``tree`` with each ``CustomVJPPrimal`` leaf replaced by its value (for forward rules
+    defined with ``symbolic_zeros=True``)."""
+    from jax_core._src.tree.tree_util import tree_map
+
+    def value(leaf: Any) -> Any:
+        if type(leaf) is not CustomVJPPrimal:
+            raise TypeError(f"unexpected leaf type {type(leaf)}")
+        return leaf.value
+
+    return tree_map(value, tree)
+
+
+def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
+    """The zero tangent of every leaf of ``val``: ``SymbolicZero``s, or arrays of zeros."""
+    from jax_core._src.interpreters.ad_util import zeros_like_aval
+    from jax_core._src.tree.tree_util import tree_map
+
+    def zero(x: Any) -> Any:
+        aval = tangent_aval(get_aval(x))
+        return SymbolicZero(aval) if symbolic_zeros else zeros_like_aval(aval)
+
+    return tree_map(zero, val)
+
 
 _CLOSURE_MSG = (
     "Detected differentiation of a custom_{kind} function with respect to a closed-over value. "
@@ -179,7 +221,7 @@ def _apply_rule_on_values(
 def _custom_jvp_call_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, jvp_fn: FlatJvp, num_consts: int, **params: Any) -> tuple[list[Any], list[Any]]:
     if any(not isinstance(t, Zero) for t in tangents[:num_consts]):
         raise TypeError(_CLOSURE_MSG.format(kind="jvp", rule="JVP"))
-    return jvp_fn(primals[num_consts:], [instantiate_zeros(t) for t in tangents[num_consts:]])
+    return jvp_fn(primals[num_consts:], list(tangents[num_consts:]))  # jvp_fn instantiates zeros or not
 
 
 def _custom_jvp_call_batch(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[list[Any], list[int]]:
@@ -206,7 +248,7 @@ def _custom_jvp_call_batch(args: Sequence[Any], dims: Sequence[int | None], **pa
     return _batched_call(custom_jvp_call_p, args, dims, params, rule_params)
 
 
-custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
+custom_jvp_call_p: Primitive = Primitive("custom_jvp_call", multiple_results=True)
 custom_jvp_call_p.def_rules(
     Rules(
         abstract_eval=_call_abstract_eval,
@@ -229,6 +271,7 @@ class custom_jvp(Generic[P, R]):
     fun: Callable[P, R]
     nondiff_argnums: tuple[int, ...]
     jvp: Callable[..., tuple[Any, Any]] | None
+    symbolic_zeros: bool
 
     def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
         functools.update_wrapper(self, fun)
@@ -236,14 +279,27 @@ class custom_jvp(Generic[P, R]):
         self.nondiff_argnums = tuple(nondiff_argnums)
         self._signature = _signature(fun)
         self.jvp = None
+        self.symbolic_zeros = False
 
-    def defjvp(self, jvp: Callable[Q, tuple[R, T]]) -> Callable[Q, tuple[R, T]]:
+    if not TYPE_CHECKING:  # at run time only: checkers keep seeing just the class's own attributes
+
+        def __getattr__(self, name: str) -> Any:
+            """Attributes of the wrapped function (e.g. ``def_vmap`` of a ``custom_vmap``
+            inside), as JAX forwards them."""
+            if name.startswith("__") and name.endswith("__"):
+                raise AttributeError(name)
+            return getattr(self.fun, name)
+
+    def defjvp(self, jvp: Callable[Q, tuple[R, T]], symbolic_zeros: bool = False) -> Callable[Q, tuple[R, T]]:
         """Defines the JVP rule (usable as a decorator); returns it.
 
         The rule returns ``(primal_out, tangent_out)``; ``primal_out`` has the function's
-        result type. The rule keeps its own signature.
+        result type. The rule keeps its own signature. With ``symbolic_zeros``, the tangent of an
+        argument that is not differentiated arrives as a ``SymbolicZero`` (instead of an array of
+        zeros), and the rule may return ``SymbolicZero``s.
         """
         self.jvp = jvp
+        self.symbolic_zeros = symbolic_zeros
         return jvp
 
     def defjvps(self, *tangent_fns: Callable[..., Any] | None) -> None:
@@ -287,9 +343,11 @@ class custom_jvp(Generic[P, R]):
             out_tree.append(tree)
             return out_leaves
 
+        symbolic = self.symbolic_zeros
+
         def jvp_fn(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
             p_args = tree_unflatten(in_tree, primals)
-            t_args = tree_unflatten(in_tree, tangents)
+            t_args = tree_unflatten(in_tree, [to_symbolic_zero(t) if symbolic else instantiate_zeros(t) for t in tangents])
             res = rule(*(static[i] for i in sorted(static)), tuple(p_args), tuple(t_args))
             if not isinstance(res, (tuple, list)) or len(res) != 2:  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise TypeError(f"Custom JVP rule {function_location(rule)} must produce a pair (list or tuple of length two) representing primal and tangent outputs, but got {res!r}.")
@@ -301,9 +359,10 @@ class custom_jvp(Generic[P, R]):
                 raise TypeError(f"Custom JVP rule must produce primal outputs with equal container (pytree) structures to the function's output, but got {p_tree} and {out_tree[0]}.")
             if p_tree != t_tree:
                 raise TypeError(f"Custom JVP rule must produce primal and tangent outputs with equal container (pytree) structures, but got {p_tree} and {t_tree} respectively.")
+            t_out = [from_symbolic_zero(t) for t in t_out]
             for p, t in zip(p_out, t_out):
                 expected = tangent_aval(get_aval(p))
-                got = get_aval(t)
+                got = t.aval if isinstance(t, Zero) else get_aval(t)
                 if got.shape != expected.shape or got.dtype != expected.dtype:
                     raise TypeError(
                         "Custom JVP rule must produce primal and tangent outputs with corresponding shapes "
@@ -336,7 +395,7 @@ def _tree_add(a: Any, b: Any) -> Any:
 def _custom_vjp_call_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, fwd_fn: FlatFwd, bwd_fn: FlatBwd, num_consts: int, **params: Any) -> tuple[list[Any], list[Any]]:
     if any(not isinstance(t, Zero) for t in tangents[:num_consts]):
         raise TypeError(_CLOSURE_MSG.format(kind="vjp", rule="VJP"))
-    outs, res = fwd_fn(primals[num_consts:])
+    outs, res = fwd_fn(primals[num_consts:], [not isinstance(t, Zero) for t in tangents[num_consts:]])
     tans = [instantiate_zeros(t) for t in tangents[num_consts:]]
     out_avals = [tangent_aval(get_aval(o)) for o in outs]
     touts = custom_lin_p.bind(*res, *tans, num_res=len(res), bwd=bwd_fn, out_avals=tuple(out_avals))
@@ -352,18 +411,18 @@ def _custom_vjp_call_batch(args: Sequence[Any], dims: Sequence[int | None], **pa
         arg_dims = [0 if b else None for b in in_batched[num_consts:]]
         n_out: list[int] = []
 
-        def fwd_flat(*xs: Any) -> list[Any]:
-            outs, res = fwd_fn(xs)
-            n_out[:] = [len(outs)]
-            return [*outs, *res]
+        def batched_fwd(ps: Sequence[Any], perturbed: Sequence[bool] | None = None) -> tuple[list[Any], list[Any]]:
+            def fwd_flat(*xs: Any) -> list[Any]:
+                outs, res = fwd_fn(xs, perturbed)
+                n_out[:] = [len(outs)]
+                return [*outs, *res]
 
-        run_fwd = _vmapped(fwd_flat, size, arg_dims)
-
-        def batched_fwd(ps: Sequence[Any]) -> tuple[list[Any], list[Any]]:
-            both = run_fwd(*ps)
+            both = _vmapped(fwd_flat, size, arg_dims)(*ps)
             return both[: n_out[0]], both[n_out[0] :]
 
         def batched_bwd(res: Sequence[Any], cts: Sequence[Any]) -> list[Any]:
+            cts = [instantiate_zeros(c) for c in cts]
+
             def flat(*xs: Any) -> list[Any]:
                 return [instantiate_zeros(c) for c in bwd_fn(xs[: len(res)], xs[len(res) :])]
 
@@ -374,7 +433,7 @@ def _custom_vjp_call_batch(args: Sequence[Any], dims: Sequence[int | None], **pa
     return _batched_call(custom_vjp_call_p, args, dims, params, rule_params)
 
 
-custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+custom_vjp_call_p: Primitive = Primitive("custom_vjp_call", multiple_results=True)
 custom_vjp_call_p.def_rules(
     Rules(
         abstract_eval=_call_abstract_eval,
@@ -397,7 +456,7 @@ def _custom_lin_impl(*args: Any, **params: Any) -> list[Any]:
 
 def _custom_lin_transpose(cts: Sequence[Any], *args: Any, num_res: int, bwd: FlatBwd, out_avals: tuple[ShapedArray, ...]) -> list[Any]:
     res = args[:num_res]
-    cts_in = bwd(res, [instantiate_zeros(c) for c in cts])
+    cts_in = bwd(res, list(cts))  # bwd instantiates zeros or not (symbolic_zeros)
     out: list[Any] = [None] * num_res
     for a, c in zip(args[num_res:], cts_in, strict=True):
         # A tangent that is a constant (an argument not being differentiated) gets no cotangent.
@@ -412,6 +471,8 @@ def _custom_lin_batch(args: Sequence[Any], dims: Sequence[int | None], *, num_re
     tans = [bdim_at_front(a, d, size) for a, d in zip(args[num_res:], dims[num_res:])]
 
     def batched_bwd(r: Sequence[Any], cts: Sequence[Any]) -> list[Any]:
+        cts = [instantiate_zeros(c) for c in cts]
+
         def flat(*xs: Any) -> list[Any]:
             return [instantiate_zeros(c) if c is not None else None for c in bwd(xs[:num_res], xs[num_res:])]
 
@@ -422,7 +483,7 @@ def _custom_lin_batch(args: Sequence[Any], dims: Sequence[int | None], *, num_re
     return list(outs), [0] * len(outs)
 
 
-custom_lin_p = Primitive("custom_lin", multiple_results=True)
+custom_lin_p: Primitive = Primitive("custom_lin", multiple_results=True)
 custom_lin_p.def_rules(
     Rules(
         abstract_eval=_custom_lin_abstract_eval,
@@ -447,6 +508,7 @@ class custom_vjp(Generic[P, R]):
     nondiff_argnums: tuple[int, ...]
     fwd: Callable[..., tuple[Any, Any]] | None
     bwd: Callable[..., Any] | None
+    symbolic_zeros: bool
 
     def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
         functools.update_wrapper(self, fun)
@@ -455,6 +517,16 @@ class custom_vjp(Generic[P, R]):
         self._signature = _signature(fun)
         self.fwd = None
         self.bwd = None
+        self.symbolic_zeros = False
+
+    if not TYPE_CHECKING:  # at run time only: checkers keep seeing just the class's own attributes
+
+        def __getattr__(self, name: str) -> Any:
+            """Attributes of the wrapped function (e.g. ``def_vmap`` of a ``custom_vmap``
+            inside), as JAX forwards them."""
+            if name.startswith("__") and name.endswith("__"):
+                raise AttributeError(name)
+            return getattr(self.fun, name)
 
     # fwd takes the function's parameters and returns ``(out, residuals)``; bwd takes
     # ``(residuals, out_cotangent)`` and returns a tuple with a cotangent per argument. With
@@ -475,11 +547,13 @@ class custom_vjp(Generic[P, R]):
         symbolic_zeros: bool = False,
     ) -> None: ...
     def defvjp(self, fwd: Callable[..., tuple[Any, Any]], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
-        """Defines the forward (``fwd``) and backward (``bwd``) rules."""
-        if symbolic_zeros:
-            raise NotImplementedError("custom_vjp symbolic_zeros=True is not supported by jax_core")
+        """Defines the forward (``fwd``) and backward (``bwd``) rules. With ``symbolic_zeros``,
+        ``fwd`` receives each array argument as a ``CustomVJPPrimal`` (its ``value`` and whether it
+        is ``perturbed``, i.e. differentiated), ``bwd`` receives a ``SymbolicZero`` for an output
+        cotangent that is zero, and may return ``SymbolicZero``s."""
         self.fwd = fwd
         self.bwd = bwd
+        self.symbolic_zeros = symbolic_zeros
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         name = getattr(self.fun, "__name__", "fun")
@@ -503,7 +577,12 @@ class custom_vjp(Generic[P, R]):
 
         res_tree: list[PyTreeDef] = []
 
-        def fwd_fn(primals: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        symbolic = self.symbolic_zeros
+
+        def fwd_fn(primals: Sequence[Any], perturbed: Sequence[bool] | None = None) -> tuple[list[Any], list[Any]]:
+            if symbolic:
+                flags = [True] * len(primals) if perturbed is None else list(perturbed)
+                primals = [CustomVJPPrimal(p, f) for p, f in zip(primals, flags, strict=True)]
             pair = fwd(*_merge_nondiff(static, tree_unflatten(in_tree, primals)))
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise TypeError(
@@ -527,6 +606,7 @@ class custom_vjp(Generic[P, R]):
             return outs, res
 
         def bwd_fn(res: Sequence[Any], cts: Sequence[Any]) -> list[Any]:
+            cts = [to_symbolic_zero(c) if symbolic else instantiate_zeros(c) for c in cts]
             out = bwd(*static_vals, tree_unflatten(res_tree[0], res), tree_unflatten(out_tree[0], cts))
             per_arg = _as_tuple(out)
             if per_arg is None or len(per_arg) != len(dyn):
@@ -548,6 +628,7 @@ class custom_vjp(Generic[P, R]):
                         "Custom VJP bwd rule must produce an output with the same container (pytree) structure as "
                         f"the args tuple of the primal function, but got {t} for an argument of structure {arg_tree}."
                     )
+                ls = [None if isinstance(c, SymbolicZero) else c for c in ls]
                 for c, x in zip(ls, arg_leaves):
                     if c is not None and get_aval(c).shape != get_aval(x).shape:
                         raise ValueError(

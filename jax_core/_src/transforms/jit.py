@@ -11,11 +11,12 @@ back to C++ for the next call. Under an enclosing trace (``jit`` inside ``jit``,
 
 from __future__ import annotations
 
+import enum
 import functools
 import inspect
 import weakref
-from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar, cast
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, NoReturn, TypeVar, cast
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from jax_core._src.backend.client import CppSharding
 from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.source_info import function_location
 from jax_core._src.core.trace import Tracer, current_trace, eval_trace, get_aval
 from jax_core._src.interpreters.call_rules import (
     call_batch,
@@ -45,6 +47,7 @@ from jax_core._src.lowering.lower_jaxpr import (
 )
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile, logger
 from jax_core._src.runtime.transfer import to_device_input
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree.tree_util import (
@@ -79,7 +82,7 @@ def _jit_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     return [("name", params["name"]), ("jaxpr", params["jaxpr"])]
 
 
-jit_p = Primitive("jit", multiple_results=True)
+jit_p: Primitive = Primitive("jit", multiple_results=True)
 jit_p.def_rules(
     Rules(
         abstract_eval=_jit_abstract_eval,
@@ -160,6 +163,28 @@ def _check_int_arguments(leaves: Sequence[Any], avals: Sequence[ShapedArray], na
                 )
 
 
+class Inline(enum.Enum):
+    """How a nested jitted function is inlined into its caller (``jit(..., inline=)``):
+    ``JAX_EARLY`` traces it straight into the caller's jaxpr (no ``jit`` equation); the others keep
+    its ``jit`` equation, which jax_core's lowering inlines (``True`` means ``JAX_LATE``, ``False``
+    ``AUTO``)."""
+
+    JAX_EARLY = "jax_early"
+    JAX_LATE = "jax_late"
+    XLA_EARLY = "xla_early"
+    XLA_LATE = "xla_late"
+    AUTO = "auto"
+
+
+def canonicalize_inline(inline: bool | Inline) -> Inline:
+    """``inline`` as an ``Inline`` member (JAX's reading of ``True`` and ``False``)."""
+    if isinstance(inline, Inline):
+        return inline
+    if isinstance(inline, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+        return Inline.JAX_LATE if inline else Inline.AUTO
+    raise ValueError(f"Invalid inline option: {inline!r}")
+
+
 class _JitFunction:
     """The Python side of one ``jit``-wrapped function (caches, tracing, stages)."""
 
@@ -170,12 +195,13 @@ class _JitFunction:
         static_argnames: str | Sequence[str] | None,
         donate_argnums: int | Sequence[int] | None,
         donate_argnames: str | Sequence[str] | None,
-        inline: bool = False,
+        inline: bool | Inline = False,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
         self.fun = fun
-        self.inline = inline
+        self.inline = canonicalize_inline(inline)
+        inline = self.inline
         self.name = getattr(fun, "__name__", type(fun).__name__)
         self.signature = _signature(fun)
         nums = _normalize_argnums(static_argnums, None, "static_argnums")
@@ -289,9 +315,13 @@ class _JitFunction:
                         ) from None
                 raise
             _check_int_arguments(leaves, avals, names)
-        key = (in_tree, tuple(avals), statics, tuple(donated), config.enable_x64.value)
+        key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key())
         entry = self._cache.get(key)
         if entry is None:
+            if config.no_tracing.value:
+                raise RuntimeError(f"re-tracing function {function_location(self.fun)} for `jit`, but 'no_tracing' is set")
+            if config.explain_cache_misses.value:
+                self._explain_miss(key, names)
             out_tree_box: list[PyTreeDef] = []
 
             def flat_fun(*flat_args: Any) -> list[Any]:
@@ -312,13 +342,14 @@ class _JitFunction:
     def _compiled(self, entry: _Entry, donated: list[bool], key: Hashable) -> _Entry:
         if entry.executable is None:
             lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+            log_compile(f"jit({self.name})", entry.jaxpr.in_avals)
             entry = entry._replace(lowered=lowered, executable=compile_module(lowered))
             self._cache[key] = entry
         return entry
 
     def cache_miss(self, *args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
         """Called by the C++ fast path when it has no executable for these arguments."""
-        if self.inline and current_trace() is not eval_trace:
+        if self.inline is Inline.JAX_EARLY and current_trace() is not eval_trace:
             # Inlined: trace straight through into the enclosing jaxpr (no ``jit`` equation).
             return self.fun(*args, **kwargs), None, False
         entry, leaves, donated, key = self._trace(args, kwargs)
@@ -329,7 +360,14 @@ class _JitFunction:
         entry = self._compiled(entry, donated, key)
         exe = entry.executable
         assert exe is not None
+        check_execution(f"jit({self.name})")
         out_flat = exe.call([to_device_input(x) for x in leaves])
+        if checking_values():
+            try:
+                check_values(out_flat, exe.out_avals)
+            except InvalidValue as err:
+                self._deoptimized(err, args, kwargs)
+            return tree_unflatten(entry.out_tree, out_flat), None, False
         if any(dtypes.is_extended_dtype(a.dtype) for a in (*exe.in_avals, *exe.out_avals)):
             # Key arrays (extended dtypes) are Python objects the C++ path cannot build or read.
             return tree_unflatten(entry.out_tree, out_flat), None, False
@@ -347,6 +385,50 @@ class _JitFunction:
         )
         return tree_unflatten(entry.out_tree, out_flat), fastpath, False
 
+    def _explain_miss(self, key: tuple[Any, ...], names: Sequence[str]) -> None:
+        """``jax_explain_cache_misses``: logs why this call traces again (JAX's "TRACING CACHE
+        MISS"), naming the arguments whose types differ from the closest earlier trace."""
+        where = function_location(self.fun)
+        keys: list[Any] = list(self._cache)
+        earlier: list[tuple[Any, ...]] = [k for k in keys if isinstance(k, tuple) and len(cast(tuple[Any, ...], k)) == len(key)]  # type: ignore[redundant-cast]
+        if not earlier:
+            why = f"  never seen function:\n    {where}"
+        else:
+            def differences(old: tuple[Any, ...]) -> list[str]:
+                out: list[str] = []
+                if old[0] != key[0]:
+                    out.append(f"  the arguments' tree structure is now {key[0]}, it was {old[0]}")
+                elif len(old[1]) == len(key[1]):
+                    for name, now, was in zip(names, key[1], old[1]):
+                        if now != was:
+                            out.append(f"  {name}: now {now}, it was {was}")
+                if old[2] != key[2]:
+                    out.append(f"  the static arguments are now {key[2]}, they were {old[2]}")
+                if old[4] != key[4]:
+                    out.append("  a config option that tracing depends on changed")
+                return out or ["  the donated arguments differ"]
+
+            closest = min((differences(k) for k in earlier), key=len)
+            why = f"  for {where}\n  the closest earlier trace differs:\n" + "\n".join(closest)
+        logger.warning("TRACING CACHE MISS at %s because:\n%s", where, why)
+
+    def _deoptimized(self, err: InvalidValue, args: tuple[Any, ...], kwargs: dict[str, Any]) -> NoReturn:
+        """A NaN or infinity came out: runs the function op by op to name the operation that made
+        it (``jax_debug_nans``/``jax_debug_infs``), as JAX does."""
+        print("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.")
+        try:
+            self.fun(*args, **kwargs)
+        except (FloatingPointError, ZeroDivisionError) as inner:
+            raise inner from None
+        raise FloatingPointError(
+            f"{err.kind}. Because jax_config.debug_nans.value and/or config.jax_debug_infs is set, the "
+            "de-optimized function (i.e., the function as if the `jit` decorator were removed) was called "
+            "in an attempt to get a more precise error message. However, the de-optimized function did "
+            "not produce invalid values during its execution. This behavior can result from `jit` "
+            "optimizations causing the invalid value to be produced. It may also arise from having "
+            "nan/inf literals as inputs or outputs, like `jax.jit(lambda ...: jax.numpy.nan)(...)`."
+        ) from None
+
     # -- stages ----------------------------------------------------------------------
     def trace(self, *args: Any, **kwargs: Any) -> Traced[Any, Any]:
         """Traces for these (possibly abstract) arguments; returns the ``Traced`` stage."""
@@ -362,9 +444,12 @@ class _JitFunction:
         lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
         entry = entry._replace(lowered=lowered)
 
-        def compile_fn() -> Compiled[Any, Any]:
-            compiled = self._compiled(entry, donated, key)
-            exe = compiled.executable
+        def compile_fn(compiler_options: Mapping[str, Any] | None = None) -> Compiled[Any, Any]:
+            exe: Executable | None
+            if compiler_options:  # compiled for this call only, not cached with the function
+                exe = compile_module(lowered, compiler_options=compiler_options)
+            else:
+                exe = self._compiled(entry, donated, key).executable
             assert exe is not None
             in_avals = list(entry.jaxpr.in_avals)
 
@@ -456,7 +541,7 @@ def make_jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
-    inline: bool = False,
+    inline: bool | Inline = False,
 ) -> Jitted[P, R]:
     """Builds the C++-dispatched jitted callable for ``fun`` (see ``jax_core.jit``)."""
     jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline)

@@ -7,8 +7,9 @@ executable you can call with arguments of the same shapes and dtypes).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, Protocol, TypeAlias, TypeVar
 
 from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
@@ -18,6 +19,36 @@ from jax_core._src.tree.tree_util import PyTreeDef, tree_unflatten
 
 P = ParamSpec("P")
 R = TypeVar("R", covariant=True)
+
+CompilerOptions: TypeAlias = dict[str, Any]
+"""XLA compiler options by name, as ``jit(f).lower(x).compile(compiler_options)`` takes them."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ArgInfo:
+    """One argument of a lowered or compiled computation: its abstract value and whether its
+    buffer is donated."""
+
+    _aval: ShapedArray
+    donated: bool
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The argument's shape."""
+        return self._aval.shape
+
+    @property
+    def dtype(self) -> Any:
+        """The argument's dtype."""
+        return self._aval.dtype
+
+
+class Wrapped(Protocol):
+    """A function ready to be traced, lowered and compiled: what ``jit`` returns."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Runs the function, tracing, lowering and compiling as needed."""
+        ...
 
 
 class Compiled(Generic[P, R]):
@@ -49,18 +80,24 @@ class Compiled(Generic[P, R]):
 class Lowered(Generic[P, R]):
     """A lowered computation: StableHLO, ready to compile."""
 
-    def __init__(self, lowered: LoweredModule, compile_fn: Callable[[], Compiled[P, R]], out_tree: PyTreeDef) -> None:
+    def __init__(
+        self, lowered: LoweredModule, compile_fn: Callable[[CompilerOptions | None], Compiled[P, R]], out_tree: PyTreeDef
+    ) -> None:
         self._lowered = lowered
         self._compile_fn = compile_fn
         self._out_tree = out_tree
 
-    def as_text(self) -> str:
-        """The StableHLO module as MLIR text."""
-        return self._lowered.as_text()
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+        """The StableHLO module as MLIR text (``debug_info``: with the ops' locations, where
+        ``named_scope`` names appear)."""
+        if dialect not in (None, "stablehlo"):
+            raise ValueError(f"Unknown dialect {dialect!r}: jax_core lowers to 'stablehlo' only.")
+        return self._lowered.as_text(debug_info)
 
-    def compile(self) -> Compiled[P, R]:
-        """Compiles with XLA."""
-        return self._compile_fn()
+    def compile(self, compiler_options: CompilerOptions | None = None) -> Compiled[P, R]:
+        """Compiles with XLA; ``compiler_options`` are XLA options by name (e.g.
+        ``{"xla_cpu_enable_fast_math": True}``, or ``"optimization_level": "O3"``)."""
+        return self._compile_fn(compiler_options)
 
     @property
     def out_info(self) -> Any:

@@ -1,14 +1,32 @@
 """Statistical distributions, as ``jax.scipy.stats``."""
 
+from jax_core._src.scipy.stats_kde import gaussian_kde as gaussian_kde
+from jax_core._src.scipy.stats_sample import mode as mode
+from jax_core._src.scipy.stats_sample import rankdata as rankdata
+from jax_core._src.scipy.stats_sample import sem as sem
 from jax_core.scipy.stats import bernoulli as bernoulli
 from jax_core.scipy.stats import beta as beta
+from jax_core.scipy.stats import betabinom as betabinom
+from jax_core.scipy.stats import binom as binom
+from jax_core.scipy.stats import cauchy as cauchy
 from jax_core.scipy.stats import chi2 as chi2
+from jax_core.scipy.stats import dirichlet as dirichlet
 from jax_core.scipy.stats import expon as expon
 from jax_core.scipy.stats import gamma as gamma
+from jax_core.scipy.stats import gennorm as gennorm
+from jax_core.scipy.stats import geom as geom
+from jax_core.scipy.stats import gumbel_l as gumbel_l
+from jax_core.scipy.stats import gumbel_r as gumbel_r
 from jax_core.scipy.stats import laplace as laplace
 from jax_core.scipy.stats import logistic as logistic
+from jax_core.scipy.stats import multinomial as multinomial
 from jax_core.scipy.stats import multivariate_normal as multivariate_normal
+from jax_core.scipy.stats import nbinom as nbinom
 from jax_core.scipy.stats import norm as norm
+from jax_core.scipy.stats import pareto as pareto
 from jax_core.scipy.stats import poisson as poisson
 from jax_core.scipy.stats import t as t
+from jax_core.scipy.stats import truncnorm as truncnorm
 from jax_core.scipy.stats import uniform as uniform
+from jax_core.scipy.stats import vonmises as vonmises
+from jax_core.scipy.stats import wrapcauchy as wrapcauchy

@@ -295,7 +295,7 @@ class AvalRepr:
         self.aval = aval
 
     def __repr__(self) -> str:
-        return ("~" if self.aval.weak_type else "") + str(self.aval)
+        return str(self.aval)
 
 
 def avals_tree_str(tree: PyTreeDef, avals: Sequence[ShapedArray]) -> str:
@@ -338,8 +338,8 @@ def check_branch_outputs(
     if all(typematch(a, b) for a, b in zip(avals1, avals2, strict=True)):
         return
     diffs = [
-        f"the output of {name1}{component(p)} has type {a1} but the corresponding output of {name2} "
-        f"has type {a2}{_mismatch_extra(a1, a2)}"
+        f"the output of {name1}{component(p)} has type {_shown(a1)} but the corresponding output of {name2} "
+        f"has type {_shown(a2)}{_mismatch_extra(a1, a2)}"
         for p, a1, a2 in zip(paths, avals1, avals2)
         if not typematch(a1, a2)
     ]
@@ -397,7 +397,7 @@ def check_carry_type(
         return
     leaves_paths, _ = tree_flatten_with_path(tree_unflatten(in_tree, list(range(len(in_avals)))))
     diffs = [
-        f"{component(p)} has type {a} but the corresponding output carry component has type {b}{_mismatch_extra(a, b)}"
+        f"{component(p)} has type {_shown(a)} but the corresponding output carry component has type {_shown(b)}{_mismatch_extra(a, b)}"
         for (p, _), a, b in zip(leaves_paths, in_avals, out_avals)
         if not typematch(a, b)
     ]
@@ -406,3 +406,8 @@ def check_carry_type(
         f"{name} function carry input and carry output must have equal types, but they differ:\n\n"
         f"{differences}\nRevise the function so that all output types match the corresponding input types."
     )
+
+
+def _shown(aval: ShapedArray) -> str:
+    """An aval as JAX's type-mismatch messages print it (``float32[3]``: no weak-type mark)."""
+    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"

@@ -473,7 +473,7 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], unknown: Se
     return merge_outputs(known_outs[:num_known_out], staged_outs, sp.out_uks)
 
 
-cond_p = Primitive("cond", multiple_results=True)
+cond_p: Primitive = Primitive("cond", multiple_results=True)
 cond_p.def_rules(
     Rules(
         abstract_eval=_cond_abstract_eval,

@@ -503,7 +503,7 @@ def _while_batch(
     return outs, list(carry_dims)
 
 
-while_p = Primitive("while", multiple_results=True)
+while_p: Primitive = Primitive("while", multiple_results=True)
 while_p.def_rules(
     Rules(
         abstract_eval=_while_abstract_eval,

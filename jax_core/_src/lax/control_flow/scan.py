@@ -676,7 +676,7 @@ def _scan_batch(
     return outs, [*(0 if b else None for b in carry_bat), *(1 if b else None for b in ys_bat)]
 
 
-scan_p = Primitive("scan", multiple_results=True)
+scan_p: Primitive = Primitive("scan", multiple_results=True)
 scan_p.def_rules(
     Rules(
         abstract_eval=_scan_abstract_eval,

@@ -239,7 +239,7 @@ def conv_transpose(
 
 # -- the primitive: shape and dtype rules, lowering ----------------------------------------------
 
-conv_general_dilated_p = Primitive("conv_general_dilated")
+conv_general_dilated_p: Primitive = Primitive("conv_general_dilated")
 
 
 def _conv_abstract_eval(
@@ -285,7 +285,8 @@ def _convolution(
         output_feature_dimension=out_spec[1],
         output_spatial_dimensions=list(out_spec[2:]),
     )
-    pair = precision if precision is not None else (Precision.DEFAULT, Precision.DEFAULT)
+    # A dot algorithm (or none) means default precision for a convolution, as in JAX.
+    pair = precision if isinstance(precision, tuple) else (Precision.DEFAULT, Precision.DEFAULT)
     out: ir.Value[Any] = hlo.convolution(
         result,
         lhs,

@@ -91,6 +91,7 @@ def conv_general_dilated_local(
     layout), an input-feature dimension of size ``C * prod(filter_shape)`` (channel major) and
     the output features."""
     c_precision = canonicalize_precision(precision)
+    first = c_precision[0] if isinstance(c_precision, tuple) else None
     patches = conv_general_dilated_patches(
         lhs,
         filter_shape,
@@ -99,7 +100,7 @@ def conv_general_dilated_local(
         lhs_dilation,
         rhs_dilation,
         dimension_numbers,
-        precision=None if c_precision is None else c_precision[0],
+        precision=first if isinstance(first, Precision) else None,
     )
     _, rhs_spec, out_spec = conv_dimension_numbers(
         shape_of(lhs), (1, 1, *filter_shape), dimension_numbers

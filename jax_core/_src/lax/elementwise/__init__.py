@@ -32,6 +32,8 @@ from jax_core._src.lax.elementwise.arithmetic import max_p as max_p
 from jax_core._src.lax.elementwise.arithmetic import min as min
 from jax_core._src.lax.elementwise.arithmetic import min_p as min_p
 from jax_core._src.lax.elementwise.arithmetic import mul as mul
+from jax_core._src.lax.elementwise.arithmetic import mulhi as mulhi
+from jax_core._src.lax.elementwise.arithmetic import mulhi_p as mulhi_p
 from jax_core._src.lax.elementwise.arithmetic import mul_p as mul_p
 from jax_core._src.lax.elementwise.arithmetic import neg as neg
 from jax_core._src.lax.elementwise.arithmetic import neg_p as neg_p
@@ -75,6 +77,9 @@ from jax_core._src.lax.elementwise.bitwise import xor_p as xor_p
 from jax_core._src.lax.elementwise.comparisons import as_bool as as_bool
 from jax_core._src.lax.elementwise.comparisons import eq as eq
 from jax_core._src.lax.elementwise.comparisons import eq_p as eq_p
+from jax_core._src.lax.elementwise.comparisons import eq_to_p as eq_to_p
+from jax_core._src.lax.elementwise.comparisons import le_to_p as le_to_p
+from jax_core._src.lax.elementwise.comparisons import lt_to_p as lt_to_p
 from jax_core._src.lax.elementwise.comparisons import ge as ge
 from jax_core._src.lax.elementwise.comparisons import ge_p as ge_p
 from jax_core._src.lax.elementwise.comparisons import gt as gt

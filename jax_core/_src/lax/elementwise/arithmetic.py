@@ -55,6 +55,7 @@ from jax_core._src.lax.elementwise.factories import (
 from jax_core._src.lax.standard_rules import (
     bind_one,
     is_any,
+    is_int,
     is_int_or_real_float,
     is_number,
     is_real_float,
@@ -63,7 +64,7 @@ from jax_core._src.lax.standard_rules import (
     naryop_abstract_eval,
     unop_abstract_eval,
 )
-from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
@@ -85,7 +86,7 @@ def neg(x: ArrayLike, /) -> Array:
     return bind_one(neg_p, x)
 
 
-neg_p = unop(
+neg_p: Primitive = unop(
     "neg", is_number, hlo.negate, jvp=linear_jvp, transpose=unary_transpose(lambda t: neg(t))
 )
 
@@ -123,7 +124,7 @@ def _sign_lowering(x: ir.Value[Any]) -> ir.Value[Any]:
     return hlo.sign(x)  # type: ignore[no-any-return]
 
 
-sign_p = unop("sign", is_number, _sign_lowering, jvp=_sign_jvp)
+sign_p: Primitive = unop("sign", is_number, _sign_lowering, jvp=_sign_jvp)
 
 
 # -- floor -------------------------------------------------------------------------------------
@@ -132,7 +133,7 @@ def floor(x: ArrayLike, /) -> Array:
     return bind_one(floor_p, x)
 
 
-floor_p = unop("floor", is_real_float, hlo.floor, jvp=zero_jvp)
+floor_p: Primitive = unop("floor", is_real_float, hlo.floor, jvp=zero_jvp)
 
 
 # -- ceil --------------------------------------------------------------------------------------
@@ -141,7 +142,7 @@ def ceil(x: ArrayLike, /) -> Array:
     return bind_one(ceil_p, x)
 
 
-ceil_p = unop("ceil", is_real_float, hlo.ceil, jvp=zero_jvp)
+ceil_p: Primitive = unop("ceil", is_real_float, hlo.ceil, jvp=zero_jvp)
 
 
 # -- round -------------------------------------------------------------------------------------
@@ -168,7 +169,7 @@ def round(x: ArrayLike, rounding_method: RoundingMethod | int = RoundingMethod.A
     return bind_one(round_p, x, rounding_method=int(rounding_method))
 
 
-round_p = register(
+round_p: Primitive = register(
     Primitive("round"),
     unop_abstract_eval("round", is_real_float),
     _round_lower,
@@ -183,7 +184,7 @@ def is_finite(x: ArrayLike, /) -> Array:
     return bind_one(is_finite_p, x)
 
 
-is_finite_p = unop(
+is_finite_p: Primitive = unop(
     "is_finite", is_real_float, hlo.is_finite, lambda d: np.dtype(np.bool_), jvp=zero_jvp
 )
 
@@ -210,7 +211,7 @@ def abs(x: ArrayLike, /) -> Array:
     return bind_one(abs_p, x)
 
 
-abs_p = unop("abs", is_signed_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
+abs_p: Primitive = unop("abs", is_signed_number, hlo.abs, _real_dtype, jvp=d2(_abs_jvp))
 
 
 # -- integer_pow -------------------------------------------------------------------------------
@@ -265,7 +266,7 @@ def _integer_pow_abstract_eval(x: ShapedArray, *, y: int) -> ShapedArray:
     return out
 
 
-integer_pow_p = register(
+integer_pow_p: Primitive = register(
     Primitive("integer_pow"),
     _integer_pow_abstract_eval,
     _integer_pow_lower,
@@ -280,7 +281,7 @@ def square(x: ArrayLike, /) -> Array:
     return bind_one(square_p, x)
 
 
-square_p = unop(
+square_p: Primitive = unop(
     "square",
     is_number,
     lambda x: hlo.multiply(x, x),
@@ -305,7 +306,7 @@ def _one_minus_square_lower(ctx: LoweringRuleContext, x: ir.Value[Any]) -> ir.Va
     return out
 
 
-one_minus_square_p = register(
+one_minus_square_p: Primitive = register(
     Primitive("one_minus_square"),
     unop_abstract_eval("one_minus_square", is_number),
     _one_minus_square_lower,
@@ -320,7 +321,7 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(add_p, x, y)
 
 
-add_p = binop(
+add_p: Primitive = binop(
     "add",
     is_number,
     hlo.add,
@@ -335,7 +336,7 @@ def sub(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(sub_p, x, y)
 
 
-sub_p = binop(
+sub_p: Primitive = binop(
     "sub",
     is_number,
     hlo.subtract,
@@ -350,13 +351,25 @@ def mul(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(mul_p, x, y)
 
 
-mul_p = binop(
+mul_p: Primitive = binop(
     "mul",
     is_number,
     hlo.multiply,
     jvp=db(lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g)),
     transpose=binary_transpose(lambda t, y: mul(t, y), lambda t, x: mul(x, t)),
 )
+
+
+# -- mulhi -------------------------------------------------------------------------------------
+def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise multiply-high: the upper N bits of the 2N-bit product of N-bit integers.
+
+    ``x`` and ``y`` must have the same integer dtype; the result has that dtype.
+    """
+    return bind_one(mulhi_p, x, y)
+
+
+mulhi_p: Primitive = binop("mulhi", is_int, chlo.mulhi, jvp=zero_jvp)
 
 
 # -- div ---------------------------------------------------------------------------------------
@@ -371,7 +384,7 @@ def div(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(div_p, x, y)
 
 
-div_p = binop(
+div_p: Primitive = binop(
     "div",
     is_number,
     hlo.divide,
@@ -389,7 +402,7 @@ def rem(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(rem_p, x, y)
 
 
-rem_p = binop(
+rem_p: Primitive = binop(
     "rem",
     is_int_or_real_float,
     hlo.remainder,
@@ -411,7 +424,7 @@ def max(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(max_p, x, y)
 
 
-max_p = binop(
+max_p: Primitive = binop(
     "max",
     is_any,
     hlo.maximum,
@@ -428,7 +441,7 @@ def min(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(min_p, x, y)
 
 
-min_p = binop(
+min_p: Primitive = binop(
     "min",
     is_any,
     hlo.minimum,
@@ -445,7 +458,7 @@ def real(x: ArrayLike, /) -> Array:
     return bind_one(real_p, x)
 
 
-real_p = unop(
+real_p: Primitive = unop(
     "real",
     lambda d: d.kind == "c",
     hlo.real,
@@ -461,7 +474,7 @@ def imag(x: ArrayLike, /) -> Array:
     return bind_one(imag_p, x)
 
 
-imag_p = unop(
+imag_p: Primitive = unop(
     "imag",
     lambda d: d.kind == "c",
     hlo.imag,
@@ -497,7 +510,7 @@ _COMPLEX_OF: dict[np.dtype[Any], np.dtype[Any]] = {
 def _conj_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
     return _COMPLEX_OF.get(d, d)
 
-conj_p = unop(
+conj_p: Primitive = unop(
     "conj",
     lambda d: d.kind == "c" or d in _COMPLEX_OF,  # float32/64 become complex, as in JAX
     _conj_lowering,
@@ -524,7 +537,7 @@ def complex(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(complex_p, x, y)
 
 
-complex_p = register(
+complex_p: Primitive = register(
     Primitive("complex"),
     _complex_abstract_eval,
     lower_with(hlo.complex),
@@ -617,7 +630,7 @@ def _clamp_batch(args: Sequence[Any], dims: Sequence[int | None]) -> tuple[Any, 
     return clamp(*moved), 0
 
 
-clamp_p = Primitive("clamp")
+clamp_p: Primitive = Primitive("clamp")
 clamp_p.def_rules(
     Rules(
         abstract_eval=_clamp_abstract_eval,

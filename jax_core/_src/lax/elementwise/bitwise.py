@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from jax_core._src.core.primitive import Primitive
 from jax_core._src.interpreters.ad_util import (
     zero_jvp,
 )
@@ -23,7 +24,7 @@ def bitwise_not(x: ArrayLike, /) -> Array:
     return bind_one(not_p, x)
 
 
-not_p = unop("not", is_int_or_bool, hlo.not_, jvp=zero_jvp)
+not_p: Primitive = unop("not", is_int_or_bool, hlo.not_, jvp=zero_jvp)
 
 
 def population_count(x: ArrayLike, /) -> Array:
@@ -31,7 +32,7 @@ def population_count(x: ArrayLike, /) -> Array:
     return bind_one(population_count_p, x)
 
 
-population_count_p = unop("population_count", is_int, hlo.popcnt, jvp=zero_jvp)
+population_count_p: Primitive = unop("population_count", is_int, hlo.popcnt, jvp=zero_jvp)
 
 
 def clz(x: ArrayLike, /) -> Array:
@@ -39,7 +40,7 @@ def clz(x: ArrayLike, /) -> Array:
     return bind_one(clz_p, x)
 
 
-clz_p = unop("clz", is_int, hlo.count_leading_zeros, jvp=zero_jvp)
+clz_p: Primitive = unop("clz", is_int, hlo.count_leading_zeros, jvp=zero_jvp)
 
 
 def bitwise_and(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -47,7 +48,7 @@ def bitwise_and(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(and_p, x, y)
 
 
-and_p = binop(
+and_p: Primitive = binop(
     "and",
     is_int_or_bool,
     hlo.and_,
@@ -60,7 +61,7 @@ def bitwise_or(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(or_p, x, y)
 
 
-or_p = binop(
+or_p: Primitive = binop(
     "or",
     is_int_or_bool,
     hlo.or_,
@@ -73,7 +74,7 @@ def bitwise_xor(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(xor_p, x, y)
 
 
-xor_p = binop(
+xor_p: Primitive = binop(
     "xor",
     is_int_or_bool,
     hlo.xor,
@@ -86,7 +87,7 @@ def shift_left(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(shift_left_p, x, y)
 
 
-shift_left_p = binop(
+shift_left_p: Primitive = binop(
     "shift_left",
     is_int,
     hlo.shift_left,
@@ -99,7 +100,7 @@ def shift_right_arithmetic(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(shift_right_arithmetic_p, x, y)
 
 
-shift_right_arithmetic_p = binop(
+shift_right_arithmetic_p: Primitive = binop(
     "shift_right_arithmetic",
     is_int,
     hlo.shift_right_arithmetic,
@@ -112,7 +113,7 @@ def shift_right_logical(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(shift_right_logical_p, x, y)
 
 
-shift_right_logical_p = binop(
+shift_right_logical_p: Primitive = binop(
     "shift_right_logical",
     is_int,
     hlo.shift_right_logical,

@@ -28,7 +28,9 @@ from jax_core._src.interpreters.batching_util import (
     moveaxis,
 )
 from jax_core._src.lax.elementwise.conversions import to_dtype
-from jax_core._src.lax.elementwise.factories import compare, dtype_of
+from jax_core._src.interpreters.ad_util import zero_jvp
+from jax_core._src.lax.elementwise.factories import compare, dtype_of, register
+from jax_core._src.lax.standard_rules import DTypeRule, broadcast_operands, is_any, naryop_abstract_eval
 from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
@@ -42,7 +44,7 @@ def eq(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(eq_p, x, y)
 
 
-eq_p = compare("eq", "EQ")
+eq_p: Primitive = compare("eq", "EQ")
 
 
 def ne(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -50,7 +52,7 @@ def ne(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(ne_p, x, y)
 
 
-ne_p = compare("ne", "NE")
+ne_p: Primitive = compare("ne", "NE")
 
 
 def lt(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -58,7 +60,7 @@ def lt(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(lt_p, x, y)
 
 
-lt_p = compare("lt", "LT", lambda d: d.kind != "c")
+lt_p: Primitive = compare("lt", "LT", lambda d: d.kind != "c")
 
 
 def le(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -66,7 +68,7 @@ def le(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(le_p, x, y)
 
 
-le_p = compare("le", "LE", lambda d: d.kind != "c")
+le_p: Primitive = compare("le", "LE", lambda d: d.kind != "c")
 
 
 def gt(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -74,7 +76,7 @@ def gt(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(gt_p, x, y)
 
 
-gt_p = compare("gt", "GT", lambda d: d.kind != "c")
+gt_p: Primitive = compare("gt", "GT", lambda d: d.kind != "c")
 
 
 def ge(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -82,10 +84,41 @@ def ge(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(ge_p, x, y)
 
 
-ge_p = compare("ge", "GE", lambda d: d.kind != "c")
+ge_p: Primitive = compare("ge", "GE", lambda d: d.kind != "c")
 
 
 # -- select_n --------------------------------------------------------------------------------
+# -- total-order comparisons (JAX's ``eq_to``/``le_to``/``lt_to``: floats compared in the IEEE total
+# order, -0.0 < 0.0 and NaNs ordered by sign and payload; what sort and top_k compare keys with) --
+def _total_order_compare(name: str, direction: str, accepts: DTypeRule) -> Primitive:
+    def lower(ctx: LoweringRuleContext, x: ir.Value[Any], y: ir.Value[Any]) -> ir.Value[Any]:
+        x, y = broadcast_operands(ctx, (x, y))
+        dt = ctx.avals_in[0].dtype
+        if dtypes.issubdtype(dt, np.inexact):
+            kind = "TOTALORDER"
+        elif dtypes.issubdtype(dt, np.signedinteger):
+            kind = "SIGNED"
+        else:
+            kind = "UNSIGNED"
+        out: ir.Value[Any] = hlo.compare(
+            x, y, hlo.ComparisonDirectionAttr.get(direction), compare_type=hlo.ComparisonTypeAttr.get(kind)
+        )
+        return out
+
+    return register(
+        Primitive(name),
+        naryop_abstract_eval(name, accepts, np.dtype(np.bool_)),
+        lower,
+        jvp=zero_jvp,
+        unary=False,
+    )
+
+
+eq_to_p: Primitive = _total_order_compare("eq_to", "EQ", is_any)
+le_to_p: Primitive = _total_order_compare("le_to", "LE", lambda d: d.kind != "c")
+lt_to_p: Primitive = _total_order_compare("lt_to", "LT", lambda d: d.kind != "c")
+
+
 def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     """Selects ``cases[which]`` elementwise (``which`` bool or integer)."""
     return bind_one(select_n_p, which, *cases)
@@ -200,7 +233,7 @@ def _select_n_batch(args: Sequence[Any], dims: Sequence[int | None]) -> tuple[An
     return select_n(which, *cases), 0
 
 
-select_n_p = Primitive("select_n")
+select_n_p: Primitive = Primitive("select_n")
 select_n_p.def_rules(
     Rules(
         abstract_eval=_select_n_abstract_eval,

@@ -177,7 +177,7 @@ def _convert_element_type_fold(
     return [value.astype(new_dtype)[()]]
 
 
-convert_element_type_p = Primitive("convert_element_type")
+convert_element_type_p: Primitive = Primitive("convert_element_type")
 convert_element_type_p.def_rules(
     Rules(
         abstract_eval=_convert_element_type_abstract_eval,
@@ -241,7 +241,7 @@ def _reduce_precision_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:
     return [reduce_precision_p.bind(instantiate_zeros(ct), **params)]
 
 
-reduce_precision_p = Primitive("reduce_precision")
+reduce_precision_p: Primitive = Primitive("reduce_precision")
 reduce_precision_p.def_rules(
     Rules(
         abstract_eval=_reduce_precision_abstract_eval,
@@ -309,7 +309,7 @@ def _bitcast_batch(
     return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), 0
 
 
-bitcast_convert_type_p = Primitive("bitcast_convert_type")
+bitcast_convert_type_p: Primitive = Primitive("bitcast_convert_type")
 bitcast_convert_type_p.def_rules(
     Rules(
         abstract_eval=_bitcast_abstract_eval,

@@ -140,7 +140,7 @@ def _polynomial_transpose(ct: Any, x: Any, *coeffs: Any, unroll: int | None = No
     return out
 
 
-polynomial_p = Primitive("polynomial")
+polynomial_p: Primitive = Primitive("polynomial")
 polynomial_p.def_rules(
     Rules(
         abstract_eval=_polynomial_abstract_eval,

@@ -67,7 +67,7 @@ def exp(x: ArrayLike, /) -> Array:
     return bind_one(exp_p, x)
 
 
-exp_p = unop("exp", is_float, hlo.exponential, jvp=d2(lambda g, ans, x: mul(g, ans)))
+exp_p: Primitive = unop("exp", is_float, hlo.exponential, jvp=d2(lambda g, ans, x: mul(g, ans)))
 
 
 # -- exp2 --------------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ def exp2(x: ArrayLike, /) -> Array:
     return bind_one(exp2_p, x)
 
 
-exp2_p = unop(
+exp2_p: Primitive = unop(
     "exp2",
     is_float,
     lambda x: hlo.exponential(hlo.multiply(x, splat_like(x, np.log(2)))),
@@ -90,7 +90,7 @@ def log(x: ArrayLike, /) -> Array:
     return bind_one(log_p, x)
 
 
-log_p = unop("log", is_float, hlo.log, jvp=d(lambda g, x: div(g, x)))
+log_p: Primitive = unop("log", is_float, hlo.log, jvp=d(lambda g, x: div(g, x)))
 
 
 # -- log1p -------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def log1p(x: ArrayLike, /) -> Array:
     return bind_one(log1p_p, x)
 
 
-log1p_p = unop(
+log1p_p: Primitive = unop(
     "log1p", is_float, hlo.log_plus_one, jvp=d(lambda g, x: div(g, add(x, const_like(x, 1))))
 )
 
@@ -110,7 +110,7 @@ def expm1(x: ArrayLike, /) -> Array:
     return bind_one(expm1_p, x)
 
 
-expm1_p = unop("expm1", is_float, hlo.exponential_minus_one, jvp=d(lambda g, x: mul(g, exp(x))))
+expm1_p: Primitive = unop("expm1", is_float, hlo.exponential_minus_one, jvp=d(lambda g, x: mul(g, exp(x))))
 
 
 # -- tanh --------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ def tanh(x: ArrayLike, /) -> Array:
     return bind_one(tanh_p, x)
 
 
-tanh_p = unop("tanh", is_float, hlo.tanh, jvp=d2(lambda g, ans, x: mul(g, one_minus_square(ans))))
+tanh_p: Primitive = unop("tanh", is_float, hlo.tanh, jvp=d2(lambda g, ans, x: mul(g, one_minus_square(ans))))
 
 
 # -- logistic ----------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def logistic(x: ArrayLike, /) -> Array:
     return bind_one(logistic_p, x)
 
 
-logistic_p = unop(
+logistic_p: Primitive = unop(
     "logistic",
     is_float,
     hlo.logistic,
@@ -144,7 +144,7 @@ def sin(x: ArrayLike, /) -> Array:
     return bind_one(sin_p, x)
 
 
-sin_p = unop("sin", is_float, hlo.sine, jvp=d(lambda g, x: mul(g, cos(x))))
+sin_p: Primitive = unop("sin", is_float, hlo.sine, jvp=d(lambda g, x: mul(g, cos(x))))
 
 
 # -- cos ---------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def cos(x: ArrayLike, /) -> Array:
     return bind_one(cos_p, x)
 
 
-cos_p = unop("cos", is_float, hlo.cosine, jvp=d(lambda g, x: neg(mul(g, sin(x)))))
+cos_p: Primitive = unop("cos", is_float, hlo.cosine, jvp=d(lambda g, x: neg(mul(g, sin(x)))))
 
 
 # -- tan ---------------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def tan(x: ArrayLike, /) -> Array:
     return bind_one(tan_p, x)
 
 
-tan_p = unop(
+tan_p: Primitive = unop(
     "tan", is_float, hlo.tan, jvp=d2(lambda g, ans, x: mul(g, add(const_like(x, 1), square(ans))))
 )
 
@@ -173,7 +173,7 @@ def asin(x: ArrayLike, /) -> Array:
     return bind_one(asin_p, x)
 
 
-asin_p = unop("asin", is_float, chlo.asin, jvp=d(lambda g, x: mul(g, rsqrt(one_minus_square(x)))))
+asin_p: Primitive = unop("asin", is_float, chlo.asin, jvp=d(lambda g, x: mul(g, rsqrt(one_minus_square(x)))))
 
 
 # -- acos --------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def acos(x: ArrayLike, /) -> Array:
     return bind_one(acos_p, x)
 
 
-acos_p = unop(
+acos_p: Primitive = unop(
     "acos", is_float, chlo.acos, jvp=d(lambda g, x: mul(g, neg(rsqrt(one_minus_square(x)))))
 )
 
@@ -193,7 +193,7 @@ def atan(x: ArrayLike, /) -> Array:
     return bind_one(atan_p, x)
 
 
-atan_p = unop(
+atan_p: Primitive = unop(
     "atan", is_float, chlo.atan, jvp=d(lambda g, x: div(g, add(const_like(x, 1), square(x))))
 )
 
@@ -204,7 +204,7 @@ def sinh(x: ArrayLike, /) -> Array:
     return bind_one(sinh_p, x)
 
 
-sinh_p = unop("sinh", is_float, chlo.sinh, jvp=d(lambda g, x: mul(g, cosh(x))))
+sinh_p: Primitive = unop("sinh", is_float, chlo.sinh, jvp=d(lambda g, x: mul(g, cosh(x))))
 
 
 # -- cosh --------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def cosh(x: ArrayLike, /) -> Array:
     return bind_one(cosh_p, x)
 
 
-cosh_p = unop("cosh", is_float, chlo.cosh, jvp=d(lambda g, x: mul(g, sinh(x))))
+cosh_p: Primitive = unop("cosh", is_float, chlo.cosh, jvp=d(lambda g, x: mul(g, sinh(x))))
 
 
 # -- asinh -------------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ def asinh(x: ArrayLike, /) -> Array:
     return bind_one(asinh_p, x)
 
 
-asinh_p = unop(
+asinh_p: Primitive = unop(
     "asinh",
     is_float,
     chlo.asinh,
@@ -236,7 +236,7 @@ def acosh(x: ArrayLike, /) -> Array:
     return bind_one(acosh_p, x)
 
 
-acosh_p = unop(
+acosh_p: Primitive = unop(
     "acosh",
     is_float,
     chlo.acosh,
@@ -252,7 +252,7 @@ def atanh(x: ArrayLike, /) -> Array:
     return bind_one(atanh_p, x)
 
 
-atanh_p = unop("atanh", is_float, chlo.atanh, jvp=d(lambda g, x: div(g, one_minus_square(x))))
+atanh_p: Primitive = unop("atanh", is_float, chlo.atanh, jvp=d(lambda g, x: div(g, one_minus_square(x))))
 
 
 # -- sqrt --------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def sqrt(x: ArrayLike, /) -> Array:
     return bind_one(sqrt_p, x)
 
 
-sqrt_p = unop(
+sqrt_p: Primitive = unop(
     "sqrt", is_float, hlo.sqrt, jvp=d2(lambda g, ans, x: mul(g, div(const_like(x, 0.5), ans)))
 )
 
@@ -272,7 +272,7 @@ def rsqrt(x: ArrayLike, /) -> Array:
     return bind_one(rsqrt_p, x)
 
 
-rsqrt_p = unop(
+rsqrt_p: Primitive = unop(
     "rsqrt",
     is_float,
     hlo.rsqrt,
@@ -286,7 +286,7 @@ def cbrt(x: ArrayLike, /) -> Array:
     return bind_one(cbrt_p, x)
 
 
-cbrt_p = unop(
+cbrt_p: Primitive = unop(
     "cbrt",
     is_real_float,
     hlo.cbrt,
@@ -300,7 +300,7 @@ def erf(x: ArrayLike, /) -> Array:
     return bind_one(erf_p, x)
 
 
-erf_p = unop(
+erf_p: Primitive = unop(
     "erf",
     is_real_float,
     chlo.erf,
@@ -314,7 +314,7 @@ def erf_inv(x: ArrayLike, /) -> Array:
     return bind_one(erf_inv_p, x)
 
 
-erf_inv_p = unop(
+erf_inv_p: Primitive = unop(
     "erf_inv",
     is_real_float,
     chlo.erf_inv,
@@ -366,7 +366,7 @@ def _lgamma_lower(ctx: LoweringRuleContext, x: ir.Value[Any]) -> ir.Value[Any]:
     return hlo_util.convert(y, f32, aval)
 
 
-lgamma_p = register(
+lgamma_p: Primitive = register(
     Primitive("lgamma"),
     unop_abstract_eval("lgamma", is_real_float, None),
     _lgamma_lower,
@@ -418,7 +418,7 @@ def digamma(x: ArrayLike, /) -> Array:
     return bind_one(digamma_p, x)
 
 
-digamma_p = unop("digamma", is_real_float, chlo.digamma, jvp=d(lambda g, x: mul(g, trigamma(x))))
+digamma_p: Primitive = unop("digamma", is_real_float, chlo.digamma, jvp=d(lambda g, x: mul(g, trigamma(x))))
 
 
 # -- pow ---------------------------------------------------------------------------------------
@@ -473,7 +473,7 @@ def _pow_lower(ctx: LoweringRuleContext, x: ir.Value[Any], y: ir.Value[Any]) -> 
     return hlo.power(x, y)  # type: ignore[no-any-return]
 
 
-pow_p = register(
+pow_p: Primitive = register(
     Primitive("pow"), _pow_abstract_eval, _pow_lower, jvp=d2b(_pow_jvp_lhs, _pow_jvp_rhs), unary=False
 )
 
@@ -488,7 +488,7 @@ def atan2(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(atan2_p, x, y)
 
 
-atan2_p = binop(
+atan2_p: Primitive = binop(
     "atan2",
     is_float,
     hlo.atan2,
@@ -505,7 +505,7 @@ def nextafter(x: ArrayLike, y: ArrayLike, /) -> Array:
     return bind_one(nextafter_p, x, y)
 
 
-nextafter_p = binop("nextafter", is_real_float, chlo.next_after, jvp=db(lambda g, x, y: g, None))
+nextafter_p: Primitive = binop("nextafter", is_real_float, chlo.next_after, jvp=db(lambda g, x, y: g, None))
 
 
 # -- erfc -----------------------------------------------------------------------------------------
@@ -523,7 +523,7 @@ def _erfc_d(g: Any, x: Any, **params: Any) -> Any:
     return mul(const_like(x, -2 / np.sqrt(np.pi)), mul(g, exp(neg(square(x)))))
 
 
-erfc_p = Primitive("erfc")
+erfc_p: Primitive = Primitive("erfc")
 erfc_p.def_rules(
     Rules(
         abstract_eval=unop_abstract_eval("erfc", is_real_float),
@@ -555,7 +555,7 @@ def _log2_d(g: Any, x: Any, **params: Any) -> Any:
     return div(g, mul(x, log(const_like(x, 2))))
 
 
-log2_p = Primitive("log2")
+log2_p: Primitive = Primitive("log2")
 log2_p.def_rules(
     Rules(
         abstract_eval=unop_abstract_eval("log2", is_float),

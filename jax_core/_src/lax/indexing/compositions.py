@@ -1,11 +1,10 @@
-"""Compositions over gather and scatter: ``scatter_sub`` (a scatter-add of the negated updates),
-``scatter_apply`` (a function applied at the scattered positions) and ``index_take``."""
+"""Compositions over gather and scatter: ``scatter_apply`` (a function applied at the scattered positions) and ``index_take``."""
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any, Unpack
+from typing import Any
 
 import numpy as np
 
@@ -18,7 +17,6 @@ from jax_core._src.lax.indexing import dimension_numbers as _gs_dimension_number
 from jax_core._src.lax.indexing import gather as _gs_gather
 from jax_core._src.lax.indexing import scatter as _gs_scatter
 from jax_core._src.lax.indexing.dimension_numbers import GatherScatterMode, ScatterDimensionNumbers
-from jax_core._src.lax.indexing.scatter import ScatterOptions
 from jax_core._src.lax.shape.assembly import concatenate
 from jax_core._src.lax.shape.compositions import full
 from jax_core._src.lax.shape.dimensions import expand_dims
@@ -27,22 +25,6 @@ from jax_core._src.typing.basearray import Array
 
 
 # -- scatter ------------------------------------------------------------------------------------
-def scatter_sub(
-    operand: ArrayLike,
-    scatter_indices: ArrayLike,
-    updates: ArrayLike,
-    dimension_numbers: ScatterDimensionNumbers,
-    **options: Unpack[ScatterOptions],
-) -> Array:
-    """XLA's Scatter with subtraction: each update is subtracted (repeated indices accumulate).
-
-    Built as ``scatter_add`` of the negated updates (JAX has a ``scatter_sub`` primitive).
-    """
-    return _gs_scatter.scatter_add(
-        operand, scatter_indices, _lax.neg(updates), dimension_numbers, **options
-    )
-
-
 def scatter_apply(
     operand: ArrayLike,
     scatter_indices: ArrayLike,

@@ -182,7 +182,7 @@ def gather(
     )
 
 
-gather_p = Primitive("gather")
+gather_p: Primitive = Primitive("gather")
 
 
 def _gather_abstract_eval(

@@ -408,7 +408,7 @@ def scatter_transpose(
     return [operand_t, None, updates_t]
 
 
-scatter_p = _scatter_primitive("scatter", lambda _: scatter_jvp, scatter_transpose)
+scatter_p: Primitive = _scatter_primitive("scatter", lambda _: scatter_jvp, scatter_transpose)
 
 
 def scatter_add(
@@ -463,7 +463,7 @@ def scatter_add_transpose(
     return [operand_t, None, updates_t]
 
 
-scatter_add_p = _scatter_primitive(
+scatter_add_p: Primitive = _scatter_primitive(
     "scatter-add", scatter_linear_jvp, scatter_add_transpose
 )
 
@@ -559,7 +559,7 @@ def scatter_mul_transpose(
     return [operand_t, None, updates_t]
 
 
-scatter_mul_p = _scatter_primitive(
+scatter_mul_p: Primitive = _scatter_primitive(
     "scatter-mul",
     lambda p: ad_util.per_arg_jvp(
         p, scatter_mul_jvp_operand(p), None, scatter_mul_jvp_updates
@@ -635,7 +635,7 @@ def scatter_extremal_jvp(prim: Primitive) -> JvpRule:
     return rule
 
 
-scatter_min_p = _scatter_primitive("scatter-min", scatter_extremal_jvp)
+scatter_min_p: Primitive = _scatter_primitive("scatter-min", scatter_extremal_jvp)
 
 
 def scatter_max(
@@ -651,4 +651,25 @@ def scatter_max(
     )
 
 
-scatter_max_p = _scatter_primitive("scatter-max", scatter_extremal_jvp)
+scatter_max_p: Primitive = _scatter_primitive("scatter-max", scatter_extremal_jvp)
+
+
+def scatter_sub(
+    operand: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    **options: Unpack[ScatterOptions],
+) -> Array:
+    """XLA's Scatter with subtraction: each update is subtracted (repeated indices accumulate)."""
+    return _scatter_bind(
+        scatter_sub_p, _ew.sub_p, (operand, scatter_indices, updates), dimension_numbers, options
+    )
+
+
+def _scatter_sub_transpose(ct: Any, operand: Any, indices: Any, updates: Any, **params: Any) -> list[Any]:
+    operand_t, _, updates_t = scatter_add_transpose(ct, operand, indices, updates, **params)
+    return [operand_t, None, None if updates_t is None else _ew.neg(updates_t)]
+
+
+scatter_sub_p: Primitive = _scatter_primitive("scatter-sub", scatter_linear_jvp, _scatter_sub_transpose)

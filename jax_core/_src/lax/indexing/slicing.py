@@ -86,7 +86,7 @@ def slice(
     )
 
 
-slice_p = Primitive("slice")
+slice_p: Primitive = Primitive("slice")
 
 
 def _slice_abstract_eval(
@@ -253,7 +253,7 @@ def dynamic_slice(
     return bind_one(dynamic_slice_p, operand, *starts, slice_sizes=_shape_tuple(slice_sizes))
 
 
-dynamic_slice_p = Primitive("dynamic_slice")
+dynamic_slice_p: Primitive = Primitive("dynamic_slice")
 
 
 def _dynamic_slice_abstract_eval(
@@ -374,7 +374,7 @@ def dynamic_update_slice(
     return bind_one(dynamic_update_slice_p, operand, update, *starts)
 
 
-dynamic_update_slice_p = Primitive("dynamic_update_slice")
+dynamic_update_slice_p: Primitive = Primitive("dynamic_update_slice")
 
 
 def _dynamic_update_slice_abstract_eval(

@@ -21,7 +21,7 @@ from jax_core._src.interpreters.ad_util import Zero, instantiate_zeros, is_undef
 from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
 from jax_core._src.lax.linalg import lapack
 from jax_core._src.lax.linalg import matrix_ops as mx
-from jax_core._src.lax.shape.compositions import as_array
+from jax_core._src.lax.linalg.operand_checks import INT32, check_dtypes, split_batch
 from jax_core._src.lib.mlir import chlo, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -44,7 +44,7 @@ def _real(dt: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.float32) if dt == np.complex64 else np.dtype(np.float64) if dt == np.complex128 else dt
 
 
-def _front_batcher(prim: Primitive) -> Any:
+def front_batcher(prim: Primitive) -> Any:
     """Batching for primitives batched natively over leading dimensions: batch axis first."""
 
     def rule(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[Any, Any]:
@@ -100,6 +100,14 @@ def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any,
     if is_zero(sigma_dot):
         return L, Zero.from_primal_value(L)
     n = x.shape[-1]
+    # Only the lower triangle of x is read: the tangent is the Hermitian matrix it determines.
+    if sigma_dot.dtype.kind == "c":
+        from jax_core._src.lax import elementwise as ew
+
+        re, im = ew.real(sigma_dot), ew.imag(sigma_dot)
+        sigma_dot = ew.complex(mx.tril(re) + _T(mx.tril(re, -1)), mx.tril(im, -1) - _T(mx.tril(im, -1)))
+    else:
+        sigma_dot = mx.tril(sigma_dot) + _T(mx.tril(sigma_dot, -1))
 
     def phi(X: Any) -> Any:
         return mx.tril(X) / (1 + mx.eye(n, dtype=X.dtype))
@@ -109,8 +117,8 @@ def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any,
     return L, L_dot
 
 
-cholesky_p = Primitive("cholesky")
-cholesky_p.def_rules(Rules(abstract_eval=_cholesky_abstract_eval, lower=_cholesky_lower, jvp=_cholesky_jvp, batch=_front_batcher(cholesky_p)))
+cholesky_p: Primitive = Primitive("cholesky")
+cholesky_p.def_rules(Rules(abstract_eval=_cholesky_abstract_eval, lower=_cholesky_lower, jvp=_cholesky_jvp, batch=front_batcher(cholesky_p)))
 
 
 # -- triangular_solve ------------------------------------------------------------------------
@@ -136,7 +144,7 @@ def _ts_abstract_eval(a: ShapedArray, b: ShapedArray, *, left_side: bool, **_: A
         raise TypeError(f"triangular_solve requires equal batch dimensions, got shapes {a.shape} and {b.shape}")
     common = b.shape[-2] if left_side else b.shape[-1]
     if common != a.shape[-1]:
-        raise TypeError(f"Incompatible shapes for arguments to triangular_solve: {a.shape} and {b.shape}.")
+        raise ValueError(f"Incompatible shapes for arguments to triangular_solve: {a.shape[-2:]} and {b.shape[-2:]}.")
     return ShapedArray(b.shape, b.dtype)
 
 
@@ -193,9 +201,9 @@ def _ts_transpose(ct: Any, a: Any, b: Any, **params: Any) -> list[Any]:
     return [None, triangular_solve_p.bind(a, instantiate_zeros(ct), **flipped)]
 
 
-triangular_solve_p = Primitive("triangular_solve")
+triangular_solve_p: Primitive = Primitive("triangular_solve")
 triangular_solve_p.def_rules(
-    Rules(abstract_eval=_ts_abstract_eval, lower=_ts_lower, jvp=_ts_jvp, transpose=_ts_transpose, batch=_front_batcher(triangular_solve_p))
+    Rules(abstract_eval=_ts_abstract_eval, lower=_ts_lower, jvp=_ts_jvp, transpose=_ts_transpose, batch=front_batcher(triangular_solve_p))
 )
 
 
@@ -210,10 +218,15 @@ def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
 
 
 def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
-    """The permutation that the sequence of row swaps ``pivots`` applies to ``arange(size)``."""
+    """The permutation that the sequence of row swaps ``pivots`` (int32, ``[..., k]``) applies to
+    ``arange(permutation_size)`` (``permutation_size >= k``)."""
+    out: Array = lu_pivots_to_permutation_p.bind(pivots, permutation_size=int(permutation_size))
+    return out
+
+
+def _pivots_to_permutation(piv: Any, permutation_size: int) -> Array:
     from jax_core._src.lax.control_flow.loops import fori_loop
 
-    piv = as_array(pivots)
     batch = piv.shape[:-1]
     k = piv.shape[-1]
     perm0 = mx.broadcast_to(mx.arange(permutation_size, dtype=np.int32), (*batch, permutation_size))
@@ -228,9 +241,39 @@ def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
         p = p.at[:, i].set(y)
         return p.at[rows, j].set(x)
 
-    out = fori_loop(0, k, body, flat_p) if k and flat_p.shape[0] else flat_p
+    out = fori_loop(0, k, body, flat_p) if k and flat_p.shape[0] and permutation_size else flat_p
     result: Array = mx.reshape(out, (*batch, permutation_size))
     return result
+
+
+def _l2p_abstract_eval(pivots: ShapedArray, *, permutation_size: int) -> ShapedArray:
+    _, ((k,),) = split_batch("lu_pivots_to_permutation", [pivots], [1])
+    if not permutation_size >= k:
+        raise ValueError(
+            f"Output permutation size {permutation_size} has to exceed the trailing dimension of the pivots. Got pivots size {k}"
+        )
+    check_dtypes("lu_pivots_to_permutation", [pivots], [INT32])
+    return ShapedArray((*pivots.shape[:-1], permutation_size), np.dtype(np.int32))
+
+
+def _l2p_lower(ctx: LoweringRuleContext, pivots: ir.Value[Any], *, permutation_size: int) -> list[ir.Value[Any]]:
+    from jax_core._src.lax.control_flow.common import lower_fun
+
+    def program(p: Any) -> list[Any]:
+        return [_pivots_to_permutation(p, permutation_size)]
+
+    return lower_fun(program, ctx.avals_in, [pivots])
+
+
+def _l2p_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, permutation_size: int) -> tuple[Any, Any]:
+    out = lu_pivots_to_permutation_p.bind(primals[0], permutation_size=permutation_size)
+    return out, Zero.from_primal_value(out)
+
+
+lu_pivots_to_permutation_p: Primitive = Primitive("lu_pivots_to_permutation")
+lu_pivots_to_permutation_p.def_rules(
+    Rules(abstract_eval=_l2p_abstract_eval, lower=_l2p_lower, jvp=_l2p_jvp, batch=front_batcher(lu_pivots_to_permutation_p))
+)
 
 
 def _lu_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
@@ -270,8 +313,8 @@ def _lu_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     return [lu_, piv], [lu_dot, Zero.from_primal_value(piv)]
 
 
-lu_p = Primitive("lu", multiple_results=True)
-lu_p.def_rules(Rules(abstract_eval=_lu_abstract_eval, lower=_lu_lower, jvp=_lu_jvp, batch=_front_batcher(lu_p)))
+lu_p: Primitive = Primitive("lu", multiple_results=True)
+lu_p.def_rules(Rules(abstract_eval=_lu_abstract_eval, lower=_lu_lower, jvp=_lu_jvp, batch=front_batcher(lu_p)))
 
 
 # -- geqrf --------------------------------------------------------------------------------------
@@ -301,9 +344,9 @@ def _geqrf_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, An
     )
 
 
-geqrf_p = Primitive("geqrf", multiple_results=True)
+geqrf_p: Primitive = Primitive("geqrf", multiple_results=True)
 geqrf_p.def_rules(
-    Rules(abstract_eval=_geqrf_abstract_eval, lower=_geqrf_lower, jvp=_geqrf_jvp, batch=_front_batcher(geqrf_p))
+    Rules(abstract_eval=_geqrf_abstract_eval, lower=_geqrf_lower, jvp=_geqrf_jvp, batch=front_batcher(geqrf_p))
 )
 
 
@@ -378,8 +421,8 @@ def _qr_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, full_matrices: b
     return [q, r], [dq, dr]
 
 
-qr_p = Primitive("qr", multiple_results=True)
-qr_p.def_rules(Rules(abstract_eval=_qr_abstract_eval, lower=_qr_lower, jvp=_qr_jvp, batch=_front_batcher(qr_p)))
+qr_p: Primitive = Primitive("qr", multiple_results=True)
+qr_p.def_rules(Rules(abstract_eval=_qr_abstract_eval, lower=_qr_lower, jvp=_qr_jvp, batch=front_batcher(qr_p)))
 
 
 # -- eigh -------------------------------------------------------------------------------------
@@ -424,8 +467,8 @@ def _eigh_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, lower: bool) -
     return [v, w_real], [dv, dw]
 
 
-eigh_p = Primitive("eigh", multiple_results=True)
-eigh_p.def_rules(Rules(abstract_eval=_eigh_abstract_eval, lower=_eigh_lower, jvp=_eigh_jvp, batch=_front_batcher(eigh_p)))
+eigh_p: Primitive = Primitive("eigh", multiple_results=True)
+eigh_p.def_rules(Rules(abstract_eval=_eigh_abstract_eval, lower=_eigh_lower, jvp=_eigh_jvp, batch=front_batcher(eigh_p)))
 
 
 # -- svd --------------------------------------------------------------------------------------
@@ -506,8 +549,8 @@ def _svd_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, full_matrices: 
     return [s, U, Vt], [ds, dU, _H(dV)]
 
 
-svd_p = Primitive("svd", multiple_results=True)
-svd_p.def_rules(Rules(abstract_eval=_svd_abstract_eval, lower=_svd_lower, jvp=_svd_jvp, batch=_front_batcher(svd_p)))
+svd_p: Primitive = Primitive("svd", multiple_results=True)
+svd_p.def_rules(Rules(abstract_eval=_svd_abstract_eval, lower=_svd_lower, jvp=_svd_jvp, batch=front_batcher(svd_p)))
 
 
 def _lu_solve(a: Any, b: Any) -> Any:
@@ -573,5 +616,5 @@ def _eig_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, compute_left_ei
     return [w], [dw]
 
 
-eig_p = Primitive("eig", multiple_results=True)
-eig_p.def_rules(Rules(abstract_eval=_eig_abstract_eval, lower=_eig_lower, jvp=_eig_jvp, batch=_front_batcher(eig_p)))
+eig_p: Primitive = Primitive("eig", multiple_results=True)
+eig_p.def_rules(Rules(abstract_eval=_eig_abstract_eval, lower=_eig_lower, jvp=_eig_jvp, batch=front_batcher(eig_p)))

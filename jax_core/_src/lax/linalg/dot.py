@@ -10,10 +10,17 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from jax_core._src import dtypes
+from jax_core._src import config, dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad_util import bilinear_jvp
+from jax_core._src.lax.dot_algorithms import (
+    DotAlgorithm,
+    DotAlgorithmPreset,
+    algorithm_attr,
+    algorithm_compute_types,
+    check_cpu_algorithm,
+)
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.shape.dimensions import shape_of
 from jax_core._src.lib.mlir import hlo, ir
@@ -59,11 +66,21 @@ _PRECISION_STRINGS: dict[str | None, Precision] = {
     None: Precision.DEFAULT,
 }
 
-PrecisionLike: TypeAlias = str | Precision | tuple[str, str] | tuple[Precision, Precision] | None
-"""What ``precision`` arguments accept: a name, a ``Precision``, a pair of them, or None."""
+PrecisionLike: TypeAlias = (
+    str
+    | Precision
+    | tuple[str, str]
+    | tuple[Precision, Precision]
+    | DotAlgorithm
+    | DotAlgorithmPreset
+    | None
+)
+"""What ``precision`` arguments accept: a name, a ``Precision``, a pair of them, a dot algorithm
+(or a preset's name), or None."""
 
-CanonicalPrecision: TypeAlias = tuple[Precision, Precision] | None
-"""The ``precision`` parameter of ``dot_general``: one ``Precision`` per operand, or None."""
+CanonicalPrecision: TypeAlias = tuple[Precision, Precision] | DotAlgorithm | DotAlgorithmPreset | None
+"""The ``precision`` parameter of ``dot_general``: one ``Precision`` per operand, an algorithm,
+or None."""
 
 DotDimensionNumbers: TypeAlias = tuple[
     tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
@@ -76,21 +93,39 @@ _DimensionNumbers: TypeAlias = tuple[
 
 
 def canonicalize_precision(precision: PrecisionLike) -> CanonicalPrecision:
-    """A precision argument as a pair of ``Precision`` values (or None), with JAX's error."""
+    """A precision argument as a pair of ``Precision`` values (or None), with JAX's error. None
+    means ``jax_default_matmul_precision`` (itself None by default)."""
     if precision is None:
-        return None
+        default = config.default_matmul_precision.value
+        if default is None:
+            return None
+        try:
+            return canonicalize_precision(default)
+        except ValueError:
+            raise ValueError(
+                "jax_default_matmul_precision flag must be set to None, a value in "
+                f"{list(_PRECISION_STRINGS)}, or the name of a lax.DotAlgorithmPreset, but got {default}"
+            ) from None
     if isinstance(precision, Precision):
         return precision, precision
     if isinstance(precision, str) and precision in _PRECISION_STRINGS:
         return Precision(precision), Precision(precision)
+    if isinstance(precision, str) and precision in DotAlgorithmPreset.__members__:
+        return DotAlgorithmPreset[precision]
+    if isinstance(precision, (DotAlgorithm, DotAlgorithmPreset)):
+        return precision
     if isinstance(precision, tuple) and len(precision) == 2:
-        first, second = precision
+        first: object = precision[0]
+        second: object = precision[1]
         if isinstance(first, Precision) and isinstance(second, Precision):
             return first, second
-        if isinstance(first, str) and isinstance(second, str):
-            p1, p2 = canonicalize_precision(first), canonicalize_precision(second)
-            if p1 is not None and p2 is not None:
-                return p1[0], p2[0]
+        if (
+            isinstance(first, str)
+            and isinstance(second, str)
+            and first in _PRECISION_STRINGS
+            and second in _PRECISION_STRINGS
+        ):
+            return Precision(first), Precision(second)
     raise ValueError(
         "Precision argument must be one of:\n"
         "- None,\n"
@@ -231,7 +266,7 @@ def dot_general(
     return out
 
 
-dot_general_p = Primitive("dot_general")
+dot_general_p: Primitive = Primitive("dot_general")
 
 
 def _dot_general_abstract_eval(
@@ -253,7 +288,8 @@ def _dot_general_abstract_eval(
     else:
         result = lhs.dtype
     if preferred_element_type is not None and preferred_element_type != result:
-        if not dtypes.issubdtype(result, np.floating) and _bit_width(
+        has_algorithm = isinstance(precision, (DotAlgorithm, DotAlgorithmPreset))
+        if not has_algorithm and not dtypes.issubdtype(result, np.floating) and _bit_width(
             preferred_element_type
         ) < _bit_width(result):
             raise TypeError(
@@ -275,7 +311,23 @@ def _dot_general_lower(
 ) -> ir.Value[Any]:
     lhs_aval, rhs_aval = ctx.avals_in
     aval_out = ctx.avals_out[0]
-    if lhs_aval.dtype != rhs_aval.dtype:  # CPU/GPU codegen wants equal operand types
+    acc_aval = aval_out
+    algorithm: ir.Attribute | None = None
+    if isinstance(precision, (DotAlgorithm, DotAlgorithmPreset)):
+        # The operands are converted to the algorithm's input types, the dot accumulates in its
+        # accumulation type and the result is converted to the output type, as JAX lowers it.
+        check_cpu_algorithm(precision)
+        lhs_t, rhs_t, acc_t = algorithm_compute_types(
+            precision, lhs_aval.dtype, rhs_aval.dtype, aval_out.dtype
+        )
+        if lhs_t != lhs_aval.dtype:
+            lhs = hlo_util.convert(lhs, lhs_aval, ShapedArray(lhs_aval.shape, lhs_t))
+        if rhs_t != rhs_aval.dtype:
+            rhs = hlo_util.convert(rhs, rhs_aval, ShapedArray(rhs_aval.shape, rhs_t))
+        acc_aval = ShapedArray(aval_out.shape, acc_t)
+        algorithm = algorithm_attr(precision, lhs_t, rhs_t)
+        precision = None
+    elif lhs_aval.dtype != rhs_aval.dtype:  # CPU/GPU codegen wants equal operand types
         lhs = hlo_util.convert(lhs, lhs_aval, ShapedArray(lhs_aval.shape, aval_out.dtype))
         rhs = hlo_util.convert(rhs, rhs_aval, ShapedArray(rhs_aval.shape, aval_out.dtype))
     (lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch) = dimension_numbers
@@ -288,8 +340,15 @@ def _dot_general_lower(
     pair = precision if precision is not None else (Precision.DEFAULT, Precision.DEFAULT)
     precision_config = ir.ArrayAttr.get([hlo.PrecisionAttr.get(str(p)) for p in pair])
     out: ir.Value[Any] = hlo.dot_general(
-        aval_to_ir_type(aval_out), lhs, rhs, dnums, precision_config=precision_config
+        aval_to_ir_type(acc_aval),
+        lhs,
+        rhs,
+        dnums,
+        precision_config=precision_config,
+        **({} if algorithm is None else {"algorithm": algorithm}),
     )
+    if acc_aval.dtype != aval_out.dtype:
+        out = hlo_util.convert(out, acc_aval, aval_out)
     return out
 
 

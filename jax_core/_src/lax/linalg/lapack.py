@@ -120,7 +120,8 @@ def info_ok(info: ir.Value[Any], batch_dims: tuple[int, ...], direction: str = "
 def nan_where_not_ok(ok: ir.Value[Any], batch_dims: tuple[int, ...], x: ir.Value[Any], aval: ShapedArray) -> ir.Value[Any]:
     """``x`` with the batch elements whose ``ok`` is false replaced by NaN."""
     pred = hlo_util.broadcast_in_dim(ok, ShapedArray(aval.shape, np.dtype(np.bool_)), range(len(batch_dims)))
-    nan = hlo_util.broadcast_in_dim(hlo_util.constant(np.full((), np.nan, aval.dtype)), aval, ())
+    fill = complex(np.nan, np.nan) if np.dtype(aval.dtype).kind == "c" else np.nan
+    nan = hlo_util.broadcast_in_dim(hlo_util.constant(np.full((), fill, aval.dtype)), aval, ())
     out: ir.Value[Any] = hlo.select(pred, x, nan)
     return out
 

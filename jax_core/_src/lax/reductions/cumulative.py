@@ -93,7 +93,7 @@ def cumsum(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     return bind_one(cumsum_p, operand, axis=operator.index(axis), reverse=bool(reverse))
 
 
-cumsum_p = Primitive("cumsum")
+cumsum_p: Primitive = Primitive("cumsum")
 
 
 def _cumsum_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
@@ -141,7 +141,7 @@ def cumprod(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     return bind_one(cumprod_p, operand, axis=operator.index(axis), reverse=bool(reverse))
 
 
-cumprod_p = Primitive("cumprod")
+cumprod_p: Primitive = Primitive("cumprod")
 
 
 def _cumprod_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
@@ -223,7 +223,7 @@ def cummax(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     return bind_one(cummax_p, operand, axis=operator.index(axis), reverse=bool(reverse))
 
 
-cummax_p = Primitive("cummax")
+cummax_p: Primitive = Primitive("cummax")
 
 
 def _cummax_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
@@ -268,7 +268,7 @@ def cummin(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     return bind_one(cummin_p, operand, axis=operator.index(axis), reverse=bool(reverse))
 
 
-cummin_p = Primitive("cummin")
+cummin_p: Primitive = Primitive("cummin")
 
 
 def _cummin_abstract_eval(operand: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:

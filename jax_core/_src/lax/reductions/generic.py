@@ -182,7 +182,7 @@ def reduce(
     return tree_unflatten(out_tree, outs)
 
 
-reduce_p = Primitive("reduce", multiple_results=True)
+reduce_p: Primitive = Primitive("reduce", multiple_results=True)
 
 
 def _reduce_abstract_eval(

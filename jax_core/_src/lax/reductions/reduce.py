@@ -136,7 +136,7 @@ def reduce_sum(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return bind_one(reduce_sum_p, operand, axes=_axes_tuple(axes), out_sharding=None)
 
 
-reduce_sum_p = Primitive("reduce_sum")
+reduce_sum_p: Primitive = Primitive("reduce_sum")
 
 
 def _reduce_sum_abstract_eval(
@@ -197,7 +197,7 @@ def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return bind_one(reduce_max_p, operand, axes=_axes_tuple(axes), out_sharding=None)
 
 
-reduce_max_p = Primitive("reduce_max")
+reduce_max_p: Primitive = Primitive("reduce_max")
 
 
 def _reduce_max_abstract_eval(
@@ -262,7 +262,7 @@ def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return bind_one(reduce_min_p, operand, axes=_axes_tuple(axes), out_sharding=None)
 
 
-reduce_min_p = Primitive("reduce_min")
+reduce_min_p: Primitive = Primitive("reduce_min")
 
 
 def _reduce_min_abstract_eval(
@@ -296,7 +296,7 @@ def reduce_prod(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return bind_one(reduce_prod_p, operand, axes=_axes_tuple(axes))
 
 
-reduce_prod_p = Primitive("reduce_prod")
+reduce_prod_p: Primitive = Primitive("reduce_prod")
 
 
 def _reduce_prod_abstract_eval(operand: ShapedArray, *, axes: tuple[int, ...]) -> ShapedArray:
@@ -382,9 +382,9 @@ def _logical_reduction(name: str, identity: Any, op: Any) -> Primitive:
     return prim
 
 
-reduce_and_p = _logical_reduction("reduce_and", _all_ones, hlo.and_)
-reduce_or_p = _logical_reduction("reduce_or", zero_of, hlo.or_)
-reduce_xor_p = _logical_reduction("reduce_xor", zero_of, hlo.xor)
+reduce_and_p: Primitive = _logical_reduction("reduce_and", _all_ones, hlo.and_)
+reduce_or_p: Primitive = _logical_reduction("reduce_or", zero_of, hlo.or_)
+reduce_xor_p: Primitive = _logical_reduction("reduce_xor", zero_of, hlo.xor)
 
 
 def reduce_and(operand: ArrayLike, axes: Sequence[int]) -> Array:
@@ -474,7 +474,7 @@ def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     return bind_one(argmin_p, operand, axes=(operator.index(axis),), index_dtype=dt)
 
 
-argmin_p = Primitive("argmin")
+argmin_p: Primitive = Primitive("argmin")
 
 
 def _argmin_abstract_eval(
@@ -505,7 +505,7 @@ def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     return bind_one(argmax_p, operand, axes=(operator.index(axis),), index_dtype=dt)
 
 
-argmax_p = Primitive("argmax")
+argmax_p: Primitive = Primitive("argmax")
 
 
 def _argmax_abstract_eval(

@@ -43,7 +43,7 @@ def concatenate(operands: Array | Sequence[ArrayLike], dimension: int) -> Array:
     return bind_one(concatenate_p, *ops, dimension=operator.index(dimension))
 
 
-concatenate_p = Primitive("concatenate")
+concatenate_p: Primitive = Primitive("concatenate")
 
 
 def _concatenate_abstract_eval(*operands: ShapedArray, dimension: int) -> ShapedArray:
@@ -135,7 +135,7 @@ def pad(
     return bind_one(pad_p, operand, padding_value, padding_config=config)
 
 
-pad_p = Primitive("pad")
+pad_p: Primitive = Primitive("pad")
 
 
 def _pad_abstract_eval(
@@ -249,7 +249,7 @@ def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
     return bind_one(rev_p, operand, dimensions=int_tuple(dimensions))
 
 
-rev_p = Primitive("rev")
+rev_p: Primitive = Primitive("rev")
 
 
 def _rev_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...]) -> ShapedArray:
@@ -312,7 +312,7 @@ def broadcasted_iota(dtype: DTypeLike, shape: ShapeLike, dimension: int) -> Arra
     )
 
 
-iota_p = Primitive("iota")
+iota_p: Primitive = Primitive("iota")
 
 
 def _iota_abstract_eval(

@@ -1,25 +1,34 @@
 """Shape compositions of lax (as JAX 0.12 has them): ``full``/``full_like``/``empty``,
-``broadcast_shapes``, ``collapse``, ``tile``, ``split``, ``stack``/``unstack``, ``broadcast_like``.
-
-Built from slices, broadcasts, reshapes and concatenations (JAX makes ``tile``, ``split``, ``stack`` and
-``unstack`` primitives of their own), so they differentiate and batch through those primitives."""
+``broadcast_shapes``, ``collapse``, ``broadcast_like``, ``shape_as_value``, and the primitives
+``tile``, ``split``, ``stack`` and ``unstack`` (each one block with its rules, lowered as JAX lowers
+them: reshapes and a broadcast, slices, broadcasts and a tree of concatenations)."""
 
 from __future__ import annotations
 
 import builtins
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from jax_core._src import dtypes
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
+from jax_core._src.interpreters import ad_util
+from jax_core._src.interpreters.batching_util import axis_size, bdim_at_front
 from jax_core._src.lax import elementwise as _lax
 from jax_core._src.lax import standard_rules as _base
-from jax_core._src.lax.indexing.slicing import index_in_dim, slice_in_dim
+from jax_core._src.lax.reductions.reduce import reduce_sum
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
+from jax_core._src.lax.standard_rules import bind_one
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.ir_types import aval_to_ir_type
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 from jax_core._src.typing.basearray import Array
 
@@ -133,56 +142,253 @@ def collapse(operand: ArrayLike, start_dimension: int, stop_dimension: int | Non
     return shape_dims.reshape(operand, new_shape)
 
 
+# -- tile, split, stack, unstack: primitives of their own, as in JAX --------------------------
 def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
     """``operand`` repeated ``reps[i]`` times along each dimension ``i`` (``len(reps) == ndim``)."""
-    shape = shape_dims.shape_of(operand)
-    reps_t = tuple(int(r) for r in reps)
-    if len(reps_t) != len(shape):
-        raise TypeError(
-            f"reps length must be equal to the ndim of x, got len(reps)={len(reps_t)} and x.ndim={len(shape)}."
-        )
+    reps_t = tuple(operator.index(r) for r in reps)
     if any(r < 0 for r in reps_t):
         raise ValueError(f"reps must be nonnegative, got {reps_t}")
-    interleaved = tuple(d for pair in zip(reps_t, shape) for d in pair)
-    dims = tuple(range(1, 2 * len(shape), 2))
-    expanded = shape_dims.broadcast_in_dim(operand, interleaved, dims)
-    return shape_dims.reshape(expanded, tuple(r * d for r, d in zip(reps_t, shape)))
+    return bind_one(tile_p, operand, reps=reps_t)
+
+
+tile_p: Primitive = Primitive("tile")
+
+
+def _tile_abstract_eval(x: ShapedArray, *, reps: tuple[int, ...]) -> ShapedArray:
+    if x.ndim != len(reps):
+        raise TypeError(
+            f"reps length must be equal to the ndim of x, got len(reps)={len(reps)} and x.ndim={x.ndim}."
+        )
+    return ShapedArray(tuple(d * r for d, r in zip(x.shape, reps)), x.dtype, x.weak_type)
+
+
+def _tile_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, reps: tuple[int, ...]) -> ir.Value[Any]:
+    (x_aval,), (aval_out,) = ctx.avals_in, ctx.avals_out
+    # (d0, d1, ...) -> (1, d0, 1, d1, ...) -> (r0, d0, r1, d1, ...) -> (r0*d0, r1*d1, ...)
+    expanded = ShapedArray(tuple(k for d in x_aval.shape for k in (1, d)), x_aval.dtype)
+    reshaped = hlo.reshape(aval_to_ir_type(expanded), x)
+    spread = ShapedArray(tuple(k for pair in zip(reps, x_aval.shape) for k in pair), x_aval.dtype)
+    broadcast = hlo_util.broadcast_in_dim(reshaped, spread, tuple(range(2 * x_aval.ndim)))
+    out: ir.Value[Any] = hlo.reshape(aval_to_ir_type(aval_out), broadcast)
+    return out
+
+
+def _tile_transpose(ct: Any, operand: Any, *, reps: tuple[int, ...]) -> list[Any]:
+    if ad_util.is_zero(ct):
+        return [ad_util.Zero(operand.aval)]
+    if not ad_util.is_undefined_primal(operand):
+        return [None]
+    shape = operand.aval.shape
+    pieces = shape_dims.reshape(ct, tuple(k for pair in zip(reps, shape) for k in pair))
+    return [reduce_sum(pieces, tuple(2 * i for i in range(len(shape))))]
+
+
+def _tile_batch(args: Sequence[Any], dims: Sequence[int | None], *, reps: tuple[int, ...]) -> tuple[Any, int]:
+    (x,), d = args, shape_dims.unary_bdim(dims)
+    new_reps = list(reps)
+    new_reps.insert(d, 1)
+    return tile(x, new_reps), d
+
+
+tile_p.def_rules(
+    Rules(
+        abstract_eval=_tile_abstract_eval,
+        lower=_tile_lower,
+        jvp=ad_util.linear_jvp(tile_p),
+        transpose=_tile_transpose,
+        batch=_tile_batch,
+    )
+)
 
 
 def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
     """``operand`` cut along ``axis`` into consecutive pieces of ``sizes`` (which must sum to
     the size of that axis)."""
-    shape = shape_dims.shape_of(operand)
-    axis = shape_dims.canonicalize_axis(axis, len(shape))
-    sizes_t = [int(s) for s in sizes]
-    if any(s < 0 for s in sizes_t):
-        raise ValueError(f"Sizes passed to split must be nonnegative, got {sizes_t}")
-    if sum(sizes_t) != shape[axis]:
+    x = as_array(operand)
+    sizes_t = tuple(operator.index(s) for s in sizes)
+    out: list[Array] = split_p.bind(x, sizes=sizes_t, axis=shape_dims.canonicalize_axis(axis, x.ndim))
+    return out
+
+
+split_p: Primitive = Primitive("split", multiple_results=True)
+
+
+def _split_abstract_eval(operand: ShapedArray, *, sizes: tuple[int, ...], axis: int) -> list[ShapedArray]:
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {list(sizes)}")
+    if operand.shape[axis] != sum(sizes):
         raise ValueError(
-            f"Sum of sizes {sum(sizes_t)} must be equal to dimension {axis} of the operand shape {list(shape)}"
+            f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand shape "
+            f"{list(operand.shape)}"
         )
-    starts = np.cumsum([0, *sizes_t]).tolist()
-    return [slice_in_dim(operand, s, s + n, 1, axis) for s, n in zip(starts, sizes_t)]
+    shape = operand.shape
+    return [
+        ShapedArray((*shape[:axis], s, *shape[axis + 1 :]), operand.dtype, operand.weak_type) for s in sizes
+    ]
 
 
-def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
-    """The slices of ``x`` along ``axis``, each without that axis."""
-    shape = shape_dims.shape_of(x)
-    axis = shape_dims.canonicalize_axis(axis, len(shape))
-    return tuple(index_in_dim(x, i, axis, keepdims=False) for i in range(shape[axis]))
+def _split_lower(
+    ctx: LoweringRuleContext, x: ir.Value[Any], *, sizes: tuple[int, ...], axis: int
+) -> list[ir.Value[Any]]:
+    (x_aval,) = ctx.avals_in
+    start = [0] * x_aval.ndim
+    limit = list(x_aval.shape)
+    outs: list[ir.Value[Any]] = []
+    for s in sizes:
+        limit[axis] = start[axis] + s
+        outs.append(hlo.slice(x, hlo_util.i64_list(start), hlo_util.i64_list(limit), hlo_util.i64_list([1] * x_aval.ndim)))
+        start[axis] = limit[axis]
+    return outs
+
+
+def _split_transpose(cts: Sequence[Any], operand: Any, *, sizes: tuple[int, ...], axis: int) -> list[Any]:
+    if all(ad_util.is_zero(ct) for ct in cts):
+        return [ad_util.Zero(operand.aval)]
+    return [shape_assembly.concatenate([ad_util.instantiate_zeros(ct) for ct in cts], axis)]
+
+
+def _split_batch(
+    args: Sequence[Any], dims: Sequence[int | None], *, sizes: tuple[int, ...], axis: int
+) -> tuple[list[Any], list[int]]:
+    (x,), d = args, shape_dims.unary_bdim(dims)
+    return split(x, sizes, axis + 1 if axis >= d else axis), [d] * len(sizes)
+
+
+split_p.def_rules(
+    Rules(
+        abstract_eval=_split_abstract_eval,
+        lower=_split_lower,
+        jvp=ad_util.linear_jvp(split_p),
+        transpose=_split_transpose,
+        batch=_split_batch,
+    )
+)
 
 
 def stack(operands: Sequence[ArrayLike], axis: int = 0) -> Array:
     """``operands`` (same shape and dtype) joined along a new axis ``axis``."""
     arrays = [as_array(op) for op in operands]
     axis = shape_dims.canonicalize_axis(axis, arrays[0].ndim + 1)
-    if any(a.shape != arrays[0].shape for a in arrays[1:]):
-        got = ", ".join(str(a.shape) for a in arrays)
+    return bind_one(stack_p, *arrays, axis=axis)
+
+
+stack_p: Primitive = Primitive("stack")
+
+
+def _stack_abstract_eval(*operands: ShapedArray, axis: int) -> ShapedArray:
+    if not operands:
+        raise ValueError("stack expects at least one operand, got 0.")
+    if len({o.ndim for o in operands}) != 1:
+        got = ", ".join(str(o.shape) for o in operands)
+        raise ValueError(f"Cannot stack arrays with different numbers of dimensions: got {got}.")
+    if len({o.shape for o in operands}) != 1:
+        got = ", ".join(str(o.shape) for o in operands)
         raise ValueError(f"All input arrays must have the same shape. Got {got}.")
-    if any(a.dtype != arrays[0].dtype for a in arrays[1:]):
-        got = ", ".join(a.dtype.name for a in arrays)
+    if any(o.dtype != operands[0].dtype for o in operands[1:]):
+        got = ", ".join(o.dtype.name for o in operands)
         raise TypeError(f"lax.stack requires arguments to have the same dtypes, got {got}.")
-    return shape_assembly.concatenate([shape_dims.expand_dims(a, (axis,)) for a in arrays], axis)
+    shape = list(operands[0].shape)
+    shape.insert(axis, len(operands))
+    return ShapedArray(tuple(shape), operands[0].dtype, all(o.weak_type for o in operands))
+
+
+def _stack_lower(ctx: LoweringRuleContext, *xs: ir.Value[Any], axis: int) -> ir.Value[Any]:
+    x_aval = ctx.avals_in[0]
+    shape = list(x_aval.shape)
+    shape.insert(axis, 1)
+    kept = tuple(i for i in range(x_aval.ndim + 1) if i != axis)
+    expanded = [
+        hlo_util.broadcast_in_dim(x, ShapedArray(tuple(shape), aval.dtype), kept) for x, aval in zip(xs, ctx.avals_in)
+    ]
+    while len(expanded) > 1:  # a tree of concatenations of at most 16, as JAX builds
+        expanded = [hlo.concatenate(expanded[i : i + 16], axis) for i in range(0, len(expanded), 16)]
+    return expanded[0]
+
+
+def _stack_transpose(ct: Any, *operands: Any, axis: int) -> list[Any]:
+    if ad_util.is_zero(ct):
+        return [ad_util.Zero(o.aval) if ad_util.is_undefined_primal(o) else None for o in operands]
+    out: list[Any] = unstack_p.bind(ct, axis=axis)
+    return out
+
+
+def _stack_batch(args: Sequence[Any], dims: Sequence[int | None], *, axis: int) -> tuple[Any, int]:
+    d0 = dims[0]
+    if d0 is not None and all(d == d0 for d in dims):
+        if axis <= d0:
+            return stack_p.bind(*args, axis=axis), d0 + 1
+        return stack_p.bind(*args, axis=axis + 1), d0
+    size = axis_size(args, dims)
+    moved = [bdim_at_front(x, d, size) for x, d in zip(args, dims)]
+    return stack_p.bind(*moved, axis=axis + 1), 0
+
+
+stack_p.def_rules(
+    Rules(
+        abstract_eval=_stack_abstract_eval,
+        lower=_stack_lower,
+        jvp=ad_util.linear_jvp(stack_p),
+        transpose=_stack_transpose,
+        batch=_stack_batch,
+    )
+)
+
+
+def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
+    """The slices of ``x`` along ``axis``, each without that axis."""
+    arr = as_array(x)
+    return tuple(unstack_p.bind(arr, axis=shape_dims.canonicalize_axis(axis, arr.ndim)))
+
+
+unstack_p: Primitive = Primitive("unstack", multiple_results=True)
+
+
+def _unstack_abstract_eval(operand: ShapedArray, *, axis: int) -> list[ShapedArray]:
+    if operand.ndim == 0:
+        raise ValueError(
+            "unstack requires arrays with rank > 0, however a scalar array of shape "
+            f"{operand.shape} was passed."
+        )
+    shape = operand.shape[:axis] + operand.shape[axis + 1 :]
+    return [ShapedArray(shape, operand.dtype, operand.weak_type)] * operand.shape[axis]
+
+
+def _unstack_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int) -> list[ir.Value[Any]]:
+    (x_aval,) = ctx.avals_in
+    start = [0] * x_aval.ndim
+    limit = list(x_aval.shape)
+    strides = hlo_util.i64_list([1] * x_aval.ndim)
+    outs: list[ir.Value[Any]] = []
+    for aval_out in ctx.avals_out:
+        limit[axis] = start[axis] + 1
+        piece = hlo.slice(x, hlo_util.i64_list(start), hlo_util.i64_list(limit), strides)
+        outs.append(hlo.reshape(aval_to_ir_type(aval_out), piece))
+        start[axis] = limit[axis]
+    return outs
+
+
+def _unstack_transpose(cts: Sequence[Any], operand: Any, *, axis: int) -> list[Any]:
+    if all(ad_util.is_zero(ct) for ct in cts):
+        return [ad_util.Zero(operand.aval)]
+    return [stack_p.bind(*[ad_util.instantiate_zeros(ct) for ct in cts], axis=axis)]
+
+
+def _unstack_batch(args: Sequence[Any], dims: Sequence[int | None], *, axis: int) -> tuple[list[Any], list[int]]:
+    (x,), d = args, shape_dims.unary_bdim(dims)
+    out_axis, out_bdim = (axis, d - 1) if axis < d else (axis + 1, d)
+    outs: list[Any] = unstack_p.bind(x, axis=out_axis)
+    return outs, [out_bdim] * len(outs)
+
+
+unstack_p.def_rules(
+    Rules(
+        abstract_eval=_unstack_abstract_eval,
+        lower=_unstack_lower,
+        jvp=ad_util.linear_jvp(unstack_p),
+        transpose=_unstack_transpose,
+        batch=_unstack_batch,
+    )
+)
 
 
 def as_array(x: ArrayLike) -> Array:
@@ -191,3 +397,14 @@ def as_array(x: ArrayLike) -> Array:
     return out if isinstance(out, Array) else shape_dims.broadcast(out, ())
 
 
+
+
+def shape_as_value(shape: Sequence[int]) -> Array | np.ndarray[Any, np.dtype[np.signedinteger[Any]]]:
+    """``shape`` as an integer vector: int32, or int64 when a dimension passes the int32 range
+    (jax_core's shapes are always constant, so this is a NumPy array, except for the empty shape
+    which gives an empty array, as in JAX)."""
+    dims = tuple(operator.index(d) for d in shape)
+    dtype = np.dtype(np.int64) if any(d > np.iinfo(np.int32).max for d in dims) else np.dtype(np.int32)
+    if not dims:
+        return full((0,), np.array(0, dtype=dtype))
+    return np.asarray(dims, dtype=dtype)

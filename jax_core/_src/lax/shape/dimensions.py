@@ -117,7 +117,7 @@ def broadcast_in_dim(
     )
 
 
-broadcast_in_dim_p = Primitive("broadcast_in_dim")
+broadcast_in_dim_p: Primitive = Primitive("broadcast_in_dim")
 
 
 def _broadcast_in_dim_abstract_eval(
@@ -283,7 +283,7 @@ def reshape(
     )
 
 
-reshape_p = Primitive("reshape")
+reshape_p: Primitive = Primitive("reshape")
 
 
 def _reshape_abstract_eval(
@@ -373,7 +373,7 @@ def transpose(operand: ArrayLike, permutation: Sequence[int] | np.ndarray[Any, A
     return bind_one(transpose_p, operand, permutation=perm)
 
 
-transpose_p = Primitive("transpose")
+transpose_p: Primitive = Primitive("transpose")
 
 
 def _transpose_abstract_eval(operand: ShapedArray, *, permutation: tuple[int, ...]) -> ShapedArray:
@@ -428,7 +428,7 @@ def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     return bind_one(squeeze_p, array, dimensions=dims)
 
 
-squeeze_p = Primitive("squeeze")
+squeeze_p: Primitive = Primitive("squeeze")
 
 
 def _squeeze_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...]) -> ShapedArray:

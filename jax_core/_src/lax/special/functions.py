@@ -144,17 +144,17 @@ def _bessel_i1e_d(g: Any, y: Any, x: Any) -> Any:
 
 
 # -- primitives -----------------------------------------------------------------------------------
-igamma_p = _define("igamma", 2, _lower_program(_impl.igamma_impl), _igamma_da, _igamma_dx)
-igammac_p = _define("igammac", 2, _lower_program(_impl.igammac_impl), _igammac_da, _igammac_dx)
-igamma_grad_a_p = _define("igamma_grad_a", 2, _lower_program(_impl.igamma_grad_a_impl), _igamma_grad_a_da, _igamma_grad_a_dx)
-regularized_incomplete_beta_p = _define(
+igamma_p: Primitive = _define("igamma", 2, _lower_program(_impl.igamma_impl), _igamma_da, _igamma_dx)
+igammac_p: Primitive = _define("igammac", 2, _lower_program(_impl.igammac_impl), _igammac_da, _igammac_dx)
+igamma_grad_a_p: Primitive = _define("igamma_grad_a", 2, _lower_program(_impl.igamma_grad_a_impl), _igamma_grad_a_da, _igamma_grad_a_dx)
+regularized_incomplete_beta_p: Primitive = _define(
     "regularized_incomplete_beta", 3, _lower_program(_impl.regularized_incomplete_beta_impl),
     _betainc_dab, _betainc_dab, _betainc_dx,
 )
-polygamma_p = _define("polygamma", 2, lower_with(chlo.polygamma), _polygamma_dm, _polygamma_dx)
-zeta_p = _define("zeta", 2, lower_with(chlo.zeta), _zeta_dx, _zeta_dq)
-bessel_i0e_p = _define("bessel_i0e", 1, _lower_program(_impl.bessel_i0e_impl), _bessel_i0e_d, with_ans=True)
-bessel_i1e_p = _define("bessel_i1e", 1, lower_with(chlo.bessel_i1e), _bessel_i1e_d, with_ans=True)
+polygamma_p: Primitive = _define("polygamma", 2, lower_with(chlo.polygamma), _polygamma_dm, _polygamma_dx)
+zeta_p: Primitive = _define("zeta", 2, lower_with(chlo.zeta), _zeta_dx, _zeta_dq)
+bessel_i0e_p: Primitive = _define("bessel_i0e", 1, _lower_program(_impl.bessel_i0e_impl), _bessel_i0e_d, with_ans=True)
+bessel_i1e_p: Primitive = _define("bessel_i1e", 1, lower_with(chlo.bessel_i1e), _bessel_i1e_d, with_ans=True)
 
 
 # -- public functions -----------------------------------------------------------------------------

@@ -197,6 +197,7 @@ def reduce_window_sum_transpose(
     return [result]
 
 
+reduce_window_sum_p: Primitive
 reduce_window_sum_p, reduce_window_sum = _monoid(
     "reduce_window_sum",
     "sum",
@@ -220,9 +221,11 @@ def chooser_jvp(window_fn: WindowFn, select_prim: Primitive, gather: WindowFn) -
     return rule
 
 
+reduce_window_max_p: Primitive
 reduce_window_max_p, reduce_window_max = _monoid(
     "reduce_window_max", "maximum", red_reduce.max_identity, hlo.maximum, lambda _, r: chooser_jvp(r, ew.ge_p, select_and_gather_add)
 )
+reduce_window_min_p: Primitive
 reduce_window_min_p, reduce_window_min = _monoid(
     "reduce_window_min", "minimum", red_reduce.min_identity, hlo.minimum, lambda _, r: chooser_jvp(r, ew.le_p, select_and_gather_add)
 )
@@ -265,7 +268,7 @@ def _reduce_window_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     return sorted(shown.items())
 
 
-reduce_window_p = Primitive("reduce_window", multiple_results=True)
+reduce_window_p: Primitive = Primitive("reduce_window", multiple_results=True)
 @cached
 def _jvp_computation(jaxpr: ClosedJaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
     """The body of the joint (primals, tangents) reduce_window and which operands carry
@@ -485,7 +488,7 @@ def _cumlogsumexp_lower(ctx: LoweringRuleContext, x: ir.Value[Any], *, axis: int
     return red_cumulative._cumred_lower(ctx, x, axis, reverse, init, _logaddexp_combine)  # pyright: ignore[reportPrivateUsage]
 
 
-cumlogsumexp_p = Primitive("cumlogsumexp")
+cumlogsumexp_p: Primitive = Primitive("cumlogsumexp")
 Pair = tuple[Any, Any]
 
 

@@ -9,12 +9,14 @@ Their rules are beside them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.jaxpr import Jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import (
@@ -27,6 +29,7 @@ from jax_core._src.interpreters.batching_util import BatchRule, axis_size, bdim_
 from jax_core._src.lax import elementwise as ew
 from jax_core._src.lax.reductions import reduce as red
 from jax_core._src.lax.shape import assembly as shape_assembly
+from jax_core._src.lax.standard_rules import no_batch, no_jvp
 from jax_core._src.lax.windowed.common import (
     Pads,
     lower_reduce_window,
@@ -107,7 +110,7 @@ def _select_and_gather_add_lower(
     return lower_reduce_window([operand, tangents], inits, out_avals, body, **params)[1]
 
 
-select_and_gather_add_p = Primitive("select_and_gather_add")
+select_and_gather_add_p: Primitive = Primitive("select_and_gather_add")
 def select_jvp(which: str) -> JvpRule:
     """The jvp of ``select_and_gather_add`` (``which="gather"``) or ``select_and_scatter_add``:
     linear in the gathered/scattered values; the operand only selects (zero derivative)."""
@@ -261,7 +264,7 @@ def _select_and_scatter_add_lower(
     return out
 
 
-select_and_scatter_add_p = Primitive("select_and_scatter_add")
+select_and_scatter_add_p: Primitive = Primitive("select_and_scatter_add")
 def select_and_scatter_add_transpose(
     t: Any,
     source: UndefinedPrimal,
@@ -288,5 +291,116 @@ select_and_scatter_add_p.def_rules(
         jvp=select_jvp("scatter"),
         transpose=select_and_scatter_add_transpose,
         batch=select_batcher("scatter"),
+    )
+)
+
+
+# -- select_and_scatter: XLA's SelectAndScatter with traced select and scatter computations --------
+def select_and_scatter(
+    operand: ArrayLike,
+    select: Callable[[Any, Any], Any],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    source: ArrayLike,
+    init_value: ArrayLike,
+    scatter: Callable[[Any, Any], Any],
+) -> Array:
+    """Binds ``select_and_scatter_p`` (JAX's private ``_select_and_scatter``): each window of
+    ``operand`` picks one position with ``select(a, b)`` (true keeps ``a``); the ``source``
+    value of the window is combined there with ``scatter``, starting from ``init_value``."""
+    from jax_core._src.lax.reductions.generic import reduction_jaxpr
+    from jax_core._src.tree.tree_util import tree_structure
+
+    init_aval = get_aval(init_value)
+    scalar = ShapedArray((), init_aval.dtype, init_aval.weak_type)
+    leaf = tree_structure(0)
+    sel, _ = reduction_jaxpr(select, [scalar], leaf, "select_and_scatter select")
+    sca, _ = reduction_jaxpr(scatter, [scalar], leaf, "select_and_scatter scatter")
+    out: Array = select_and_scatter_p.bind(
+        operand,
+        source,
+        init_value,
+        select_jaxpr=sel.jaxpr,
+        select_consts=tuple(sel.consts),
+        scatter_jaxpr=sca.jaxpr,
+        scatter_consts=tuple(sca.consts),
+        window_dimensions=tuple(operator.index(d) for d in window_dimensions),
+        window_strides=tuple(operator.index(s) for s in window_strides),
+        padding=tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding),
+    )
+    return out
+
+
+select_and_scatter_p: Primitive = Primitive("select_and_scatter")
+
+
+def _check_window_shapelike(arg_name: str, obj: tuple[int, ...]) -> None:
+    if not all(d >= 0 for d in obj):
+        raise TypeError(f"select_and_scatter {arg_name} must have every element be nonnegative, got {obj}.")
+
+
+def _select_and_scatter_abstract_eval(
+    operand: ShapedArray,
+    source: ShapedArray,
+    init_value: ShapedArray,
+    *,
+    select_jaxpr: Jaxpr,
+    select_consts: tuple[Any, ...],
+    scatter_jaxpr: Jaxpr,
+    scatter_consts: tuple[Any, ...],
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+) -> ShapedArray:
+    _check_window_shapelike("window_dimensions", window_dimensions)
+    _check_window_shapelike("window_strides", window_strides)
+    if len(window_dimensions) != len(window_strides):
+        raise TypeError(
+            "select_and_scatter got inconsistent window_strides and window_dimensions: got "
+            f"window_strides {window_strides} and window_dimensions {window_dimensions}."
+        )
+    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
+def _select_and_scatter_lower(
+    ctx: LoweringRuleContext,
+    operand: ir.Value[Any],
+    source: ir.Value[Any],
+    init_value: ir.Value[Any],
+    *,
+    select_jaxpr: Jaxpr,
+    select_consts: tuple[Any, ...],
+    scatter_jaxpr: Jaxpr,
+    scatter_consts: tuple[Any, ...],
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+) -> ir.Value[Any]:
+    operand_aval = ctx.avals_in[0]
+    scalar = aval_to_ir_type(ShapedArray((), operand_aval.dtype))
+    op = hlo.SelectAndScatterOp(
+        aval_to_ir_type(ctx.avals_out[0]),
+        operand,
+        source,
+        init_value,
+        window_dimensions=list(window_dimensions),
+        window_strides=list(window_strides),
+        padding=pads_attr(padding),
+    )
+    for region, jaxpr, consts in ((op.select, select_jaxpr, select_consts), (op.scatter, scatter_jaxpr, scatter_consts)):
+        block = region.blocks.append(scalar, scalar)
+        with ir.InsertionPoint(block):
+            hlo.return_(ctx.lower_jaxpr(jaxpr, consts, list(block.arguments)))
+    out: ir.Value[Any] = op.result
+    return out
+
+
+select_and_scatter_p.def_rules(
+    Rules(
+        abstract_eval=_select_and_scatter_abstract_eval,
+        lower=_select_and_scatter_lower,
+        jvp=no_jvp("select_and_scatter"),
+        batch=no_batch("select_and_scatter"),
     )
 )

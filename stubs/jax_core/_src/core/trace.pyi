@@ -112,3 +112,6 @@ def is_ndarray(x: object) -> TypeIs[np.ndarray[Any, Any]]:
     """Whether ``x`` is a NumPy array."""
 def get_aval(x: object) -> ShapedArray:
     """The abstract value of a concrete value or tracer; ``TypeError`` for non-arrays."""
+def typeof(x: object) -> ShapedArray:
+    """The abstract type of ``x`` (its shape, dtype and weak type), for a value or a tracer:
+    ``typeof(1.0)`` is ``ShapedArray(float32[], weak_type=True)``."""

@@ -3,9 +3,10 @@
 import dataclasses
 import weakref
 from collections.abc import Callable as Callable, Sequence
-from jax_core._src import dtypes as dtypes
+from jax_core._src import config as config, dtypes as dtypes
 from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.jaxpr import Atom as Atom, ClosedJaxpr as ClosedJaxpr, Jaxpr as Jaxpr, JaxprEqn as JaxprEqn, Literal as Literal, NameContext as NameContext, Var as Var, literal_aval as literal_aval, pp_eqn as pp_eqn
+from jax_core._src.core.jaxpr_check import check_jaxpr as check_jaxpr
 from jax_core._src.core.primitive import Primitive as Primitive
 from jax_core._src.core.source_info import function_location as function_location, user_frame as user_frame
 from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, get_aval as get_aval, is_ndarray as is_ndarray, is_scalar as is_scalar, set_current_trace as set_current_trace
@@ -59,6 +60,9 @@ class JaxprTrace(Trace):
         """Whether tracing is still going on (tracers may be used)."""
     def close(self) -> None:
         """Ends the trace: its tracers may no longer be used."""
+    def forget(self) -> None:
+        """Drops the trace's own references to its tracers (the constants' tracers), so that any
+        tracer still alive is held from outside (``jax_check_tracer_leaks``)."""
     def describe(self) -> str:
         """``DynamicJaxprTracer`` (JAX's name, used in error messages)."""
     def new_arg(self, aval: ShapedArray) -> JaxprTracer:
@@ -92,6 +96,9 @@ class JaxprTrace(Trace):
 
 def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray], debug: DebugInfo) -> ClosedJaxpr:
     """Stages ``fun`` (taking and returning flat lists of arrays) into a closed jaxpr."""
+def _check_leaks(trace: JaxprTrace, debug: DebugInfo) -> None:
+    """``jax_check_tracer_leaks``: raises if a tracer of the finished ``trace`` is still alive
+    (saved to a global, a closure, an attribute: it would fail later, far from the cause)."""
 
 _converted: weakref.WeakKeyDictionary[ClosedJaxpr, Jaxpr]
 

@@ -1,0 +1,1 @@
+"""The example libraries JAX ships (``jax.example_libraries``): ``stax`` and ``optimizers``."""

@@ -1,0 +1,1 @@
+"""``jax.image``: resampling images (``scale.py``)."""

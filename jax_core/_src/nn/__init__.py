@@ -1,0 +1,1 @@
+"""Neural-network functions (``jax_core.nn``): activations, normalisations, attention, initializers."""

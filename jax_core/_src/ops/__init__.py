@@ -1,0 +1,1 @@
+"""``jax.ops``: segment reductions over the leading axis (``segment.py``)."""

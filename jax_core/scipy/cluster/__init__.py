@@ -1,0 +1,3 @@
+"""Clustering, as ``jax.scipy.cluster`` (the ``vq`` module)."""
+
+from jax_core.scipy.cluster import vq as vq

@@ -1,0 +1,3 @@
+"""Vector quantization, as ``jax.scipy.cluster.vq`` (``vq``)."""
+
+from jax_core._src.scipy.cluster import vq as vq
