@@ -130,24 +130,20 @@ def _apply_guard(direction: str, local: bool, value: str | None) -> None:
     setattr(state, direction, None if value is None else getattr(_guard_lib.TransferGuardLevel, value.upper()))
 
 
-transfer_guard_host_to_device: Flag[str | None] = optional_enum_state(
-    "jax_transfer_guard_host_to_device", GUARD_LEVELS, None,
-    "The transfer guard level for host-to-device transfers (default: allow).",
-    global_hook=lambda v: _apply_guard("host_to_device", False, v),
-    local_hook=lambda v: _apply_guard("host_to_device", True, v),
-)  # fmt: skip
-transfer_guard_device_to_device: Flag[str | None] = optional_enum_state(
-    "jax_transfer_guard_device_to_device", GUARD_LEVELS, None,
-    "The transfer guard level for device-to-device transfers (default: allow).",
-    global_hook=lambda v: _apply_guard("device_to_device", False, v),
-    local_hook=lambda v: _apply_guard("device_to_device", True, v),
-)  # fmt: skip
-transfer_guard_device_to_host: Flag[str | None] = optional_enum_state(
-    "jax_transfer_guard_device_to_host", GUARD_LEVELS, None,
-    "The transfer guard level for device-to-host transfers (default: allow).",
-    global_hook=lambda v: _apply_guard("device_to_host", False, v),
-    local_hook=lambda v: _apply_guard("device_to_host", True, v),
-)  # fmt: skip
+def _guard_flag(direction: str) -> Flag[str | None]:
+    """The transfer-guard option of one direction (``host_to_device``, ...), copied into jaxlib's
+    global and thread-local guard state."""
+    return optional_enum_state(
+        f"jax_transfer_guard_{direction}", GUARD_LEVELS, None,
+        f"The transfer guard level for {direction.replace('_', '-')} transfers (default: allow).",
+        global_hook=lambda v: _apply_guard(direction, False, v),
+        local_hook=lambda v: _apply_guard(direction, True, v),
+    )  # fmt: skip
+
+
+transfer_guard_host_to_device: Flag[str | None] = _guard_flag("host_to_device")
+transfer_guard_device_to_device: Flag[str | None] = _guard_flag("device_to_device")
+transfer_guard_device_to_host: Flag[str | None] = _guard_flag("device_to_host")
 
 
 def _set_all_guards(value: str | None) -> None:
