@@ -11,3 +11,4 @@ from jax_core._src.transforms.custom_derivatives import CustomVJPPrimal as Custo
 from jax_core._src.transforms.custom_derivatives import custom_vjp_primal_tree_values as custom_vjp_primal_tree_values
 from jax_core._src.transforms.custom_derivatives import zero_from_primal as zero_from_primal
 from jax_core._src.transforms.linear_call import linear_call as linear_call
+from jax_core._src.transforms.remat_opt import remat_opt_p as remat_opt_p

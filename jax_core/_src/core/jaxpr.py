@@ -189,16 +189,44 @@ class ClosedJaxpr:
 
 
 def dce_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` without the equations none of its outputs depend on (no primitive has effects)."""
-    live: set[Var] = {v for v in jaxpr.outvars if isinstance(v, Var)}
+    """``jaxpr`` without the equations none of its outputs depend on (no primitive has effects);
+    its inputs and outputs stay. Equations whose primitive has a ``dce`` rule are replaced by
+    what the rule gives for the outputs that are used."""
+    pruned, _ = dce_jaxpr_used(jaxpr, [True] * len(jaxpr.outvars), instantiate=True)
+    return pruned
+
+
+def dce_jaxpr_used(
+    jaxpr: Jaxpr, used_outputs: Sequence[bool], instantiate: bool | Sequence[bool] = False
+) -> tuple[Jaxpr, list[bool]]:
+    """``jaxpr`` computing only its ``used_outputs``, without the equations they do not depend on
+    and the inputs they do not read (``instantiate`` keeps inputs anyway). Returns it with which
+    inputs it keeps. Constant variables stay."""
+    outvars = [v for v, u in zip(jaxpr.outvars, used_outputs, strict=True) if u]
+    live: set[Var] = {v for v in outvars if isinstance(v, Var)}
     kept: list[JaxprEqn] = []
+    changed = False
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars):
-            kept.append(eqn)
-            live.update(a for a in eqn.invars if isinstance(a, Var))
-    if len(kept) == len(jaxpr.eqns):
-        return jaxpr
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, kept[::-1])
+        used = [v in live for v in eqn.outvars]
+        if not any(used):
+            changed = True
+            continue
+        rule = eqn.primitive.rules.dce
+        if rule is not None:
+            _, new = rule(used, eqn)
+            changed = changed or new is not eqn
+            if new is None:
+                continue
+            eqn = new
+        kept.append(eqn)
+        live.update(a for a in eqn.invars if isinstance(a, Var))
+    n_in = len(jaxpr.invars)
+    inst = [instantiate] * n_in if isinstance(instantiate, bool) else list(instantiate)
+    used_inputs = [v in live or i for v, i in zip(jaxpr.invars, inst, strict=True)]
+    if not changed and all(used_inputs) and len(outvars) == len(jaxpr.outvars):
+        return jaxpr, used_inputs
+    invars = [v for v, u in zip(jaxpr.invars, used_inputs) if u]
+    return Jaxpr(jaxpr.constvars, invars, outvars, kept[::-1]), used_inputs
 
 
 def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:

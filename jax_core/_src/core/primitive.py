@@ -17,6 +17,7 @@ from jax_core._src.core.avals import ShapedArray
 if TYPE_CHECKING:
     from jaxlib.mlir import ir
 
+    from jax_core._src.core.jaxpr import JaxprEqn
     from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
 
@@ -59,6 +60,12 @@ the equation (JAX's ``const_fold_rules``); they become literals of the avals out
 ``rule(consts, avals_out, **params)`` with ``consts[i]`` the literal value of operand ``i``
 (``None`` for variables)."""
 
+DceRule = Callable[[Sequence[bool], "JaxprEqn"], tuple[list[bool], "JaxprEqn | None"]]
+"""Dead-code elimination of one equation some of whose outputs are used (JAX's ``dce_rules``):
+called as ``rule(used_outputs, eqn)``; returns which operands the replacement reads and the
+replacement equation (binding only the used outputs, ``eqn.outvars`` filtered), or ``None`` to
+drop it. Without a rule an equation with a used output is kept whole."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
@@ -74,6 +81,7 @@ class Rules:
     pp: PrintRule | None = None
     forward: ForwardRule | None = None
     const_fold: ConstFoldRule | None = None
+    dce: DceRule | None = None
 
 
 _ImplHook = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]

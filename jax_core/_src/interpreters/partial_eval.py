@@ -184,6 +184,11 @@ def partial_eval_jaxpr(
     out_unknowns = [trace.is_unknown(o) or i for o, i in zip(outs, inst, strict=True)]
     staged_closed = staged.finish([o for o, u in zip(outs, out_unknowns) if u])
     staged_jaxpr, residuals = convert_constvars_to_invars(staged_closed)
+    if saveable is not None:
+        # As JAX's remat: what the staged side replays (a recomputed multi-output equation)
+        # computes only what the unknown outputs need (e.g. a remat_opt's residuals, not its fwd's
+        # primal outputs).
+        staged_jaxpr = dce_jaxpr(staged_jaxpr)
     known_closed = known.finish([*(o for o, u in zip(outs, out_unknowns) if not u), *residuals])
     known_closed = ClosedJaxpr(dce_jaxpr(known_closed.jaxpr), known_closed.consts)
     return known_closed, ClosedJaxpr(staged_jaxpr, []), out_unknowns, len(residuals)

@@ -39,6 +39,7 @@ from jax_core._src.interpreters.staging import (
 )
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.transforms.remat_opt import remat_opt_fwd
 from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 P = ParamSpec("P")
@@ -509,6 +510,7 @@ class custom_vjp(Generic[P, R]):
     fwd: Callable[..., tuple[Any, Any]] | None
     bwd: Callable[..., Any] | None
     symbolic_zeros: bool
+    optimize_remat: bool
 
     def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
         functools.update_wrapper(self, fun)
@@ -518,6 +520,7 @@ class custom_vjp(Generic[P, R]):
         self.fwd = None
         self.bwd = None
         self.symbolic_zeros = False
+        self.optimize_remat = False
 
     if not TYPE_CHECKING:  # at run time only: checkers keep seeing just the class's own attributes
 
@@ -537,7 +540,11 @@ class custom_vjp(Generic[P, R]):
     # with the function's, defaults aside (docs/mypy-plugin.md).
     @overload
     def defvjp(
-        self, fwd: Callable[Q, tuple[R, Res]], bwd: Callable[[Res, R], tuple[Any, ...]], symbolic_zeros: bool = False
+        self,
+        fwd: Callable[Q, tuple[R, Res]],
+        bwd: Callable[[Res, R], tuple[Any, ...]],
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
     ) -> None: ...
     @overload
     def defvjp(
@@ -545,15 +552,28 @@ class custom_vjp(Generic[P, R]):
         fwd: Callable[Q, tuple[R, Any]],
         bwd: Callable[Concatenate[Any, Any, Any, ...], tuple[Any, ...]],
         symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
     ) -> None: ...
-    def defvjp(self, fwd: Callable[..., tuple[Any, Any]], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
+    def defvjp(
+        self,
+        fwd: Callable[..., tuple[Any, Any]],
+        bwd: Callable[..., Any],
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
+    ) -> None:
         """Defines the forward (``fwd``) and backward (``bwd``) rules. With ``symbolic_zeros``,
         ``fwd`` receives each array argument as a ``CustomVJPPrimal`` (its ``value`` and whether it
         is ``perturbed``, i.e. differentiated), ``bwd`` receives a ``SymbolicZero`` for an output
-        cotangent that is zero, and may return ``SymbolicZero``s."""
+        cotangent that is zero, and may return ``SymbolicZero``s. With ``optimize_remat``, ``fwd``
+        is staged as one ``remat_opt`` equation, which runs the primal function instead when its
+        residuals are not used (the forward pass under ``checkpoint``, which recomputes them):
+        worthwhile when ``fwd`` is an expensive or opaque call (e.g. a custom call)."""
         self.fwd = fwd
         self.bwd = bwd
         self.symbolic_zeros = symbolic_zeros
+        self.optimize_remat = optimize_remat
+        if symbolic_zeros and optimize_remat:
+            raise NotImplementedError("remat optimization for custom_vjp does not support symbolic zeros")
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         name = getattr(self.fun, "__name__", "fun")
@@ -637,6 +657,12 @@ class custom_vjp(Generic[P, R]):
                         )
                 cts_in.extend(ls)
             return cts_in
+
+        if self.optimize_remat:
+            plain_fwd = fwd_fn
+
+            def fwd_fn(primals: Sequence[Any], perturbed: Sequence[bool] | None = None) -> tuple[list[Any], list[Any]]:
+                return remat_opt_fwd(plain_fwd, flat, primals)
 
         try:
             closed = trace_to_jaxpr(flat, [get_aval(x) for x in leaves], DebugInfo("custom_vjp", fun))
