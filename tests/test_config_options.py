@@ -290,7 +290,7 @@ def test_persistent_compilation_cache(tmp_path: Path) -> None:
     )
     env = {"JAX_COMPILATION_CACHE_DIR": str(tmp_path), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
     first = _child(code, **env)
-    entries = sorted(tmp_path.glob("jit__lambda_-*-cache"))
+    entries = sorted(tmp_path.glob("jit__lambda-*-cache"))
     assert len(entries) == 1 and entries[0].stat().st_size > 0
     stamp = entries[0].stat().st_mtime_ns
     os.utime(entries[0], ns=(stamp - 10**9, stamp - 10**9))

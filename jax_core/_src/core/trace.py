@@ -109,8 +109,13 @@ class Tracer(Array):
         """Raises ``ConcretizationTypeError`` for a use that needed a concrete value."""
         raise ConcretizationTypeError(
             "Abstract tracer value encountered where concrete value is expected: "
-            f"traced array with shape {self.aval.strip_weak_type()}\n{context}\n{self.provenance()}"
+            f"traced array with shape {self.aval.strip_weak_type()}\n{context}{self._origin()}\n"
         )
+
+    def _origin(self) -> str:
+        """The provenance on a line of its own (JAX's ``_origin_msg``), or nothing."""
+        text = self.provenance()
+        return "\n" + text if text else ""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.aval})"  # str marks a weak type with ~
@@ -120,8 +125,8 @@ class Tracer(Array):
         if value is not None:
             return bool(value)
         raise TracerBoolConversionError(
-            f"Attempted boolean conversion of traced array with shape {self.aval.strip_weak_type()}.\n"
-            f"{self.provenance()}"
+            f"Attempted boolean conversion of traced array with shape {self.aval.strip_weak_type()}."
+            f"{self._origin()}"
         )
 
     def _scalar_conversion(self, name: str) -> NoReturn:
@@ -136,16 +141,12 @@ class Tracer(Array):
             return int(value)
         self._scalar_conversion("int")
 
+    # As JAX: ``float``/``complex`` (and ``tolist``) never read a tracer's value, even a known
+    # one (``grad(lambda x: float(x))`` raises); ``bool``/``int``/``__index__``/``item`` do.
     def __float__(self) -> float:
-        value = self.to_concrete_value()
-        if value is not None:
-            return float(value)
         self._scalar_conversion("float")
 
     def __complex__(self) -> complex:
-        value = self.to_concrete_value()
-        if value is not None:
-            return complex(value)
         self._scalar_conversion("complex")
 
     def item(self, *args: Any) -> Any:
@@ -157,25 +158,24 @@ class Tracer(Array):
         self.concretization_error("This occurred in the item() method of jax.Array")
 
     def tolist(self) -> Any:
-        """The elements as nested Python lists: only for a tracer with a known value."""
-        value = self.to_concrete_value()
-        if value is not None:
-            return np.asarray(value).tolist()
-        self.concretization_error(f"The tolist() method was called on traced array with shape {self.aval.strip_weak_type()}.")
+        """Raises JAX's ``ConcretizationTypeError``: a tracer has no list of elements."""
+        self.concretization_error(
+            f"The tolist() method was called on traced array with shape {self.aval.strip_weak_type()}.{self._origin()}"
+        )
 
     def __index__(self) -> int:
         value = self.to_concrete_value()
         if value is not None:
             return operator.index(value)
         raise TracerIntegerConversionError(
-            f"The __index__() method was called on traced array with shape {self.aval.strip_weak_type()}.\n"
-            f"{self.provenance()}"
+            f"The __index__() method was called on traced array with shape {self.aval.strip_weak_type()}"
+            f"{self._origin()}"
         )
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         raise TracerArrayConversionError(
             f"The numpy.ndarray conversion method __array__() was called on traced array "
-            f"with shape {self.aval.strip_weak_type()}.\n{self.provenance()}"
+            f"with shape {self.aval.strip_weak_type()}{self._origin()}"
         )
 
     def __iter__(self) -> Iterator[Any]:

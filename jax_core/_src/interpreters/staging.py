@@ -236,20 +236,27 @@ class JaxprTrace(Trace):
         """Why ``var`` is not concrete: the arguments it depends on, or the ops that made it."""
         if not self._live:
             return self._leak_message(var)
-        where = f"The error occurred while tracing {self.debug.where()}."
+        where = f"The error occurred while tracing {self.debug.where()}. "
         arg_deps, eqns = self._dependencies(var)
         if arg_deps:
             names = self._arg_names(arg_deps)
-            what = (
-                f"the argument {names[0]}" if len(names) == 1 else "the arguments " + ", ".join(names)
-            )
-            return f"{where} This concrete value was not available in Python because it depends on the value of {what}."
+            if len(names) == 1:
+                what = f"the argument {names[0]}"
+            elif len(names) == 2:
+                what = f"the arguments {names[0]} and {names[1]}"
+            else:
+                what = f"the arguments {', '.join(names[:-1])}, and {names[-1]}"
+            plural = "s" if len(names) > 1 else ""
+            return f"{where}This concrete value was not available in Python because it depends on the value{plural} of {what}."
+        if not eqns:
+            return where  # a constant staged without operations: JAX names no line
         lines: list[str] = []
         ctx = NameContext()
-        for eqn in eqns[-5:]:
+        for eqn in eqns[:5]:
             loc = eqn.source_info.location() if eqn.source_info else "<unknown>"
             lines.append(f"  operation {pp.format(pp_eqn(eqn, ctx), 200)}\n    from line {loc}")
-        return f"{where} This value became a tracer due to JAX operations on these lines:\n\n" + "\n\n".join(lines)
+        more = "\n\n(Additional originating lines are not shown.)" if len(eqns) > 5 else ""
+        return f"{where}This value became a tracer due to JAX operations on these lines:\n\n" + "\n\n".join(lines) + more
 
     def _dependencies(self, var: Var) -> tuple[list[int], list[JaxprEqn]]:
         arg_index = {v: i for i, v in enumerate(self.invars)}

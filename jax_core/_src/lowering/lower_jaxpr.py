@@ -96,7 +96,8 @@ class LoweredModule:
 
 
 def _module_name(name: str) -> str:
-    return "jit_" + re.sub(r"[^a-zA-Z0-9_]", "_", name)
+    # As JAX: characters XLA would alter become ``_``, and trailing ``_`` go (``jit__lambda``).
+    return re.sub(r"[^\w.-]", "_", "jit_" + name).rstrip("_")
 
 
 def lower_closed_jaxpr(

@@ -11,7 +11,7 @@ from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import canonical_shape
-from jax_core._src.core.trace import Tracer, get_aval
+from jax_core._src.core.trace import EvalTrace, Tracer, current_trace, get_aval
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.ad_ops import copy_p
 from jax_core._src.lax.shape import assembly as shape_assembly
@@ -84,7 +84,9 @@ def array(object: Any, dtype: DTypeLike | None = None, copy: bool = True, ndmin:
             raise TypeError(f"Value '{object}' with dtype {host.dtype} is not a valid JAX array type. Only arrays of numeric types are supported by JAX.")
         if isinstance(object, (list, tuple)) and dt is None and host.dtype.kind in "iufcb":
             host = host.astype(_list_dtype(host.dtype))
-        out = device_put_host(host)
+        # Under a transformation the conversion is staged, as JAX's: a 0-d constant becomes a
+        # literal of the jaxpr, and the value is a tracer (not concrete) as in JAX.
+        out = device_put_host(host) if isinstance(current_trace(), EvalTrace) else ensure_array(host)
     if ndmin > out.ndim:
         out = shape_dims.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out
