@@ -557,37 +557,46 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
     return unstaged(_diag)(jshape.ravel(_arr("diagflat", v)), operator.index(k))
 
 
-def _tri_mask(n: int, m: int, k: int) -> np.ndarray[Any, Any]:
-    return np.tri(n, m, k, dtype=bool)
+def _tri_bool(n: int, m: int, k: int) -> Array:
+    """The ``n x m`` mask of the elements at and below the ``k``-th diagonal, staged as JAX's
+    ``lax._tri`` builds it: ``iota(0) + k >= iota(1)`` in an integer type wide enough for the
+    shape and for ``k`` (int64 under x64, whose default integer ``k`` becomes)."""
+    big = builtins.max(int(n), int(m)) > np.iinfo(np.int32).max  # a float size fails in the iota
+    wide = big or dtypes.default_int_dtype() == np.dtype(np.int64)
+    it = np.dtype(np.int64) if wide else np.dtype(np.int32)
+    shifted = lax.add(shape_assembly.broadcasted_iota(it, (n, m), 0), np.asarray(k).astype(it))
+    return lax.ge(shifted, shape_assembly.broadcasted_iota(it, (n, m), 1))
+
+
+def _tri_select(name: str, m: ArrayLike, k: int, lower: bool) -> Array:
+    x = _arr(name, m)
+    if x.ndim < 2:
+        raise ValueError(f"Argument to jax.numpy.{name} must be at least 2D")
+    mask = _tri_bool(x.shape[-2], x.shape[-1], k if lower else k - 1)
+    which = shape_dims.broadcast(mask, x.shape[:-2])
+    zeros = jshape.broadcast_to(np.zeros((), x.dtype), x.shape)
+    return lax.select(which, x, zeros) if lower else lax.select(which, zeros, x)
 
 
 @jitted(static=('k',), inline=False)
 def tril(m: ArrayLike, k: int = 0) -> Array:
     """``m`` with the elements above the ``k``-th diagonal zeroed (last two axes)."""
-    x = _arr("tril", m)
-    if x.ndim < 2:
-        raise ValueError("Argument to jax.numpy.tril must be at least 2D")
-    mask = _tri_mask(x.shape[-2], x.shape[-1], int(k))
-    return lax.select(jshape.broadcast_to(mask, x.shape), x, jshape.broadcast_to(np.zeros((), x.dtype), x.shape))
+    return _tri_select("tril", m, operator.index(k), lower=True)
 
 
 @jitted(static=('k',), inline=False)
 def triu(m: ArrayLike, k: int = 0) -> Array:
     """``m`` with the elements below the ``k``-th diagonal zeroed (last two axes)."""
-    x = _arr("triu", m)
-    if x.ndim < 2:
-        raise ValueError("Argument to jax.numpy.triu must be at least 2D")
-    mask = _tri_mask(x.shape[-2], x.shape[-1], int(k) - 1)
-    return lax.select(jshape.broadcast_to(mask, x.shape), jshape.broadcast_to(np.zeros((), x.dtype), x.shape), x)
+    return _tri_select("triu", m, operator.index(k), lower=False)
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
     """An ``N x M`` array with ones at and below the ``k``-th diagonal."""
-    from jax_core._src.numpy.creation import asarray
     from jax_core._src.numpy.util import user_dtype
 
     dt = user_dtype(dtype, "tri") or dtypes.default_float_dtype()
-    return asarray(np.tri(int(N), None if M is None else int(M), int(k)).astype(dt))
+    mask = _tri_bool(N, N if M is None else M, operator.index(k))
+    return mask if dt == np.dtype(np.bool_) else lax.convert_element_type(mask, dt)
 
 
 def _idx_pair(rows: np.ndarray[Any, Any], cols: np.ndarray[Any, Any]) -> tuple[Array, Array]:

@@ -66,10 +66,12 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
-def _inexact(name: str, a: ArrayLike) -> Array:
+def _inexact(name: str, a: ArrayLike, *, upcast: bool = False) -> Array:
+    """``a`` promoted to an inexact dtype. Half precision stays as it is (as in JAX, whose linalg
+    primitives then refuse it with a TypeError); ``upcast`` computes it in float32 instead."""
     check_arraylike(name, a)
     x = ensure_array(promote_dtypes_inexact(a)[0])
-    if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128)):
+    if upcast and x.dtype not in (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128)):
         x = x.astype(np.float32)
     return x
 
@@ -235,7 +237,7 @@ def _lu_parity(piv: Array, dtype: np.dtype[Any]) -> Array:
 @jitted(static=('method',), inline=False)
 def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     """Sign (phase) and natural log of the absolute determinant, via LU."""
-    x = _inexact("slogdet", a)
+    x = _inexact("slogdet", a, upcast=True)
     _square("slogdet", x)
     if method not in (None, "lu", "qr"):
         raise ValueError(f"Unknown slogdet method '{method}'. Supported methods are 'lu' (`None`), and 'qr'.")
@@ -301,7 +303,7 @@ def _real_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
 @jitted(static=(), inline=False)
 def det(a: ArrayLike) -> Array:
     """The determinant, as the product of the LU diagonal and the permutation parity."""
-    x = _inexact("det", a)
+    x = _inexact("det", a, upcast=True)
     _square("det", x)
     n = x.shape[-1]
     if n == 0:

@@ -316,16 +316,59 @@ def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 
 @jitted(inline=False)
 def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``sqrt(x1**2 + x2**2)`` without intermediate overflow."""
+    """``sqrt(x1**2 + x2**2)``, both legs scaled by a power of two first so that the squares
+    neither overflow nor underflow (JAX 0.12's ``lax.hypot``; derivatives from the unit vector)."""
     a, b = inexact_pair("hypot", x1, x2)
-    _no_complex("hypot", a, b)
-    a, b = bcast_pair(lax.abs(a), lax.abs(b))
-    big, small = lax.max(a, b), lax.min(a, b)
-    zero = lax.eq(big, const_of(big, 0))
-    safe = lax.select(zero, _full_like(big, 1), big)
-    ratio = lax.div(small, safe)
-    out = lax.select(zero, big, lax.mul(big, lax.sqrt(lax.add(const_of(big, 1), lax.mul(ratio, ratio)))))
-    return lax.select(isinf(a) | isinf(b), _full_like(big, np.inf), out)
+    if dtypes.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(
+            "jnp.hypot is not well defined for complex-valued inputs. "
+            "Please convert to real values first, such as by using abs(x)"
+        )
+    a, b = bcast_pair(a, b)
+    out: Array = _hypot(a, b)[0]
+    return out
+
+
+def _hypot_impl(x1: Array, x2: Array) -> tuple[Array, Array, Array]:
+    """``(r, x1 / r, x2 / r)`` for ``r = hypot(x1, x2)``."""
+    from jax_core._src.lax.shape.compositions import full_like
+
+    a1, a2 = lax.abs(x1), lax.abs(x2)
+    m = lax.max(a1, a2)
+    fi = dtypes.finfo(x1.dtype)
+    k = (fi.nmant - fi.minexp + 1) // 2  # (x * 2**k)**2 stays normal for the smallest subnormal x
+    e_hi = (fi.maxexp - 1) // 2  # 2 * m**2 cannot overflow below 2**e_hi
+    hi = lax.ge(m, const_of(x1, 2.0**e_hi))
+    lo = lax.le(m, const_of(x1, 2.0 ** (e_hi - k)))
+    down, up, one = full_like(x1, 2.0**-k), full_like(x1, 2.0**k), full_like(x1, 1.0)
+    y1 = lax.select(hi, lax.mul(x1, down), lax.select(lo, lax.mul(x1, up), x1))
+    y2 = lax.select(hi, lax.mul(x2, down), lax.select(lo, lax.mul(x2, up), x2))
+    unscale = lax.select(hi, up, lax.select(lo, down, one))
+    r_scaled = lax.sqrt(lax.add(lax.square(y1), lax.square(y2)))
+    r = lax.mul(r_scaled, unscale)
+    if dtypes.supports_inf(x1.dtype):
+        inf = full_like(x1, np.inf)
+        r = lax.select(lax.bitwise_or(lax.eq(a1, inf), lax.eq(a2, inf)), inf, r)
+    return r, lax.div(y1, r_scaled), lax.div(y2, r_scaled)
+
+
+def _hypot_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[tuple[Array, Array, Array], tuple[Array, Array, Array]]:
+    # Only the outputs appear, so higher derivatives recurse here and never see the scale.
+    (x1, x2), (dx1, dx2) = primals, tangents
+    r, u1, u2 = _hypot(x1, x2)
+    dr = lax.add(lax.mul(u1, dx1), lax.mul(u2, dx2))
+    return (r, u1, u2), (dr, lax.div(lax.sub(dx1, lax.mul(u1, dr)), r), lax.div(lax.sub(dx2, lax.mul(u2, dr)), r))
+
+
+def _make_hypot() -> Any:
+    from jax_core._src.transforms.custom_derivatives import custom_jvp
+
+    f = custom_jvp(_hypot_impl)
+    f.defjvp(_hypot_jvp)
+    return f
+
+
+_hypot: Any = _make_hypot()
 
 
 @jitted()
@@ -678,51 +721,43 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
 
 @jitted(inline=False)
 def i0(x: ArrayLike, /) -> Array:
-    """The modified Bessel function of the first kind, order 0."""
-    a = _inexact1("i0", x)
-    _no_complex("i0", a)
-    out = lax.mul(lax.exp(lax.abs(a)), _i0e(lax.abs(a)))
-    return lax.select(isinf(a), _full_like(a, np.inf), out)
+    """The modified Bessel function of the first kind, order 0: ``exp(|x|) * bessel_i0e(|x|)``,
+    as JAX computes it (derivative ``I1(x)``)."""
+    check_arraylike("i0", x)
+    (a,) = promote_dtypes_inexact(x)
+    if not dtypes.issubdtype(get_aval(a).dtype, np.floating):
+        raise ValueError(f"Unsupported input type to jax.numpy.i0: {get_aval(a).dtype}")
+    out: Array = _i0(a)
+    return out
 
 
-# Cephes' Chebyshev coefficients for exp(-x) I0(x) on [0, 8] and sqrt(x) exp(-x) I0(x) on (8, inf).
-_I0E_A = [
-    -4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16, 1.71539128555513303061e-15,
-    -1.16853328779934516808e-14, 7.67618549860493561688e-14, -4.85644678311192946090e-13, 2.95505266312963983461e-12,
-    -1.72682629144155570723e-11, 9.67580903537323691224e-11, -5.18979560163526290666e-10, 2.65982372468238665035e-9,
-    -1.30002500998624804212e-8, 6.04699502254191894932e-8, -2.67079385394061173391e-7, 1.11738753912010371815e-6,
-    -4.41673835845875056359e-6, 1.64484480707288970893e-5, -5.75419501008210370398e-5, 1.88502885095841655729e-4,
-    -5.76375574538582365885e-4, 1.63947561694133579842e-3, -4.32430999505057594430e-3, 1.05464603945949983183e-2,
-    -2.37374148058994688156e-2, 4.93052842396707084878e-2, -9.49010970480476444210e-2, 1.71620901522208775349e-1,
-    -3.04682672343198398683e-1, 6.76795274409476084995e-1,
-]
-_I0E_B = [
-    -7.23318048787475395456e-18, -4.83050448594418207126e-18, 4.46562142029675999901e-17, 3.46122286769746109310e-17,
-    -2.82762398051658348494e-16, -3.42548561967721913462e-16, 1.77256013305652638360e-15, 3.81168066935262242075e-15,
-    -9.55484669882830764870e-15, -4.15056934728722208663e-14, 1.54008621752140982691e-14, 3.85277838274214270114e-13,
-    7.18012445138366623367e-13, -1.79417853150680611778e-12, -1.32158118404477131188e-11, -3.14991652796324136454e-11,
-    1.18891471078464383424e-11, 4.94060238822496958910e-10, 3.39623202570838634515e-9, 2.26666899049817806459e-8,
-    2.04891858946906374183e-7, 2.89137052083475648297e-6, 6.88975834691682398426e-5, 3.36911647825569408990e-3,
-    8.04490411014108831608e-1,
-]
+def _i0_impl(x: Array) -> Array:
+    from jax_core._src.lax.special.functions import bessel_i0e
+
+    ax = lax.abs(x)
+    return lax.mul(lax.exp(ax), bessel_i0e(ax))
 
 
-def _chbevl(x: Array, coeffs: list[float]) -> Array:
-    b0: ArrayLike = const_of(x, coeffs[0])
-    b1: ArrayLike = const_of(x, 0)
-    b2: ArrayLike = const_of(x, 0)
-    for c in coeffs[1:]:
-        b2 = b1
-        b1 = b0
-        b0 = ufuncs.add(lax.sub(ufuncs.multiply(x, b1), b2), const_of(x, c))
-    return ufuncs.multiply(const_of(x, 0.5), lax.sub(b0, b2))
+def _i1_value(x: Array) -> Array:
+    from jax_core._src.lax.special.functions import bessel_i1e
+
+    return lax.mul(lax.exp(lax.abs(x)), bessel_i1e(x))
 
 
-def _i0e(x: Array) -> Array:
-    small = _chbevl(lax.sub(lax.div(x, const_of(x, 2)), const_of(x, 2)), _I0E_A)
-    safe = lax.select(lax.gt(x, const_of(x, 8)), x, _full_like(x, 8))
-    large = lax.div(_chbevl(lax.sub(lax.div(const_of(x, 32), safe), const_of(x, 2)), _I0E_B), lax.sqrt(safe))
-    return lax.select(lax.le(x, const_of(x, 8)), small, large)
+def _i0_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (x,), (t,) = primals, tangents
+    return _i0(x), lax.mul(t, _i1_value(x))
+
+
+def _make_i0() -> Any:
+    from jax_core._src.transforms.custom_derivatives import custom_jvp
+
+    f = custom_jvp(_i0_impl)
+    f.defjvp(_i0_jvp)
+    return f
+
+
+_i0: Any = _make_i0()
 
 
 acos: UnaryFn = ufuncs.arccos

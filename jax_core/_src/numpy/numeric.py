@@ -567,50 +567,85 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, fu
 # -- windows ---------------------------------------------------------------------------------
 
 
-def _window(M: int, fn: Any) -> Array:
+def _window_points(name: str, M: int) -> Array | int:
+    """``iota`` of ``M`` default floats, as JAX's window functions start; ``M <= 1`` returns the
+    (concrete) size instead, whose window is all ones (a negative size is refused)."""
+    if isinstance(M, Tracer):
+        M.concretization_error(f"M argument of jnp.{name}")
     m = int(M)
-    dt = dtypes.default_float_dtype()
-    if m <= 0:
-        return ensure_array(np.zeros((0,), dt))
-    if m == 1:
-        return ensure_array(np.ones((1,), dt))
-    from jax_core._src.numpy.creation import asarray
+    if m <= 1:
+        return m
+    return shape_assembly.broadcasted_iota(dtypes.default_float_dtype(), (m,), 0)
 
-    return asarray(np.asarray(fn(m), dtype=np.float64).astype(dt))
+
+def _ones_window(m: int) -> Array:
+    from jax_core._src.lax.shape.compositions import full
+
+    return full((m,), 1, dtypes.default_float_dtype())
+
+
+# The windows below evaluate JAX 0.12's formulas op for op (Python scalars stay weakly typed), so
+# the float32 results are bit-identical to JAX's.
 
 
 def bartlett(M: int) -> Array:
     """The Bartlett (triangular) window of ``M`` points."""
-    return _window(M, np.bartlett)
+    n = _window_points("bartlett", M)
+    if isinstance(n, int):
+        return _ones_window(n)
+    m = n.shape[0]
+    return 1 - _jnp_abs(2 * n + 1 - m) / (m - 1)
 
 
 def blackman(M: int) -> Array:
     """The Blackman window of ``M`` points."""
-    return _window(M, np.blackman)
+    n = _window_points("blackman", M)
+    if isinstance(n, int):
+        return _ones_window(n)
+    m = n.shape[0]
+    return 0.42 - 0.5 * _jnp_cos(2 * np.pi * n / (m - 1)) + 0.08 * _jnp_cos(4 * np.pi * n / (m - 1))
 
 
 def hamming(M: int) -> Array:
     """The Hamming window of ``M`` points."""
-    return _window(M, np.hamming)
+    n = _window_points("hamming", M)
+    if isinstance(n, int):
+        return _ones_window(n)
+    return 0.54 - 0.46 * _jnp_cos(2 * np.pi * n / (n.shape[0] - 1))
 
 
 def hanning(M: int) -> Array:
     """The Hann window of ``M`` points."""
-    return _window(M, np.hanning)
+    n = _window_points("hanning", M)
+    if isinstance(n, int):
+        return _ones_window(n)
+    return 0.5 * (1 - _jnp_cos(2 * np.pi * n / (n.shape[0] - 1)))
 
 
 def kaiser(M: int, beta: ArrayLike) -> Array:
     """The Kaiser window of ``M`` points with shape parameter ``beta``."""
     from jax_core._src.numpy.math import i0
 
-    m = int(M)
-    dt = dtypes.default_float_dtype()
-    if m <= 0:
-        return ensure_array(np.zeros((0,), dt))
-    if m == 1:
-        return ensure_array(np.ones((1,), dt))
-    n = np.arange(0, m).astype(dt)
-    alpha = (m - 1) / 2.0
-    b = lax.convert_element_type(beta, dt)
-    arg = lax.mul(b, lax.sqrt(lax.sub(np.ones((), dt), lax.integer_pow(lax.div(lax.sub(ensure_array(n), np.asarray(alpha, dt)), np.asarray(alpha, dt)), 2))))
-    return lax.div(i0(arg), jshape.broadcast_to(i0(b), arg.shape))
+    n = _window_points("kaiser", M)
+    if isinstance(n, int):
+        return _ones_window(n)
+    alpha = 0.5 * (n.shape[0] - 1)
+    return i0(beta * _jnp_sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(beta)
+
+
+def _jnp_abs(x: Array) -> Array:
+    from jax_core._src.numpy.ufuncs import absolute
+
+    return absolute(x)
+
+
+def _jnp_cos(x: Array) -> Array:
+    from jax_core._src.numpy.ufuncs import cos
+
+    return cos(x)
+
+
+def _jnp_sqrt(x: Array) -> Array:
+    from jax_core._src.numpy.ufuncs import sqrt
+
+    return sqrt(x)

@@ -46,6 +46,17 @@ def _axes(a: Array, axis: Axis, name: str) -> tuple[int, ...]:
     return out
 
 
+def _check_count_axes(a: Array, axis: Axis, where: ArrayLike | None) -> None:
+    """JAX counts the elements of ``mean``/``var``/``std`` by indexing the shape with each axis
+    before anything else looks at it, so an out-of-range axis is Python's IndexError there
+    (with ``where`` the count is a sum, and the error the sum's ValueError)."""
+    if where is not None or axis is None:
+        return
+    for ax in (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis):
+        if not -a.ndim <= int(ax) < a.ndim:
+            raise IndexError("tuple index out of range")
+
+
 def _no_out(name: str, out: object) -> None:
     if out is not None:
         raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
@@ -243,6 +254,7 @@ def _mean_body(
     _no_out("mean", out)
     check_arraylike("mean", a)
     x = ensure_array(a)
+    _check_count_axes(x, axis, where)
     axes = _axes(x, axis, "mean")
     out_dt, compute = _mean_dtypes(x, dtype, "mean")
     total = sum(x, axes, compute, None, keepdims, None, where)
@@ -306,6 +318,7 @@ def _var(
 ) -> Array:
     _no_out("var", out)
     x = ensure_array(a)
+    _check_count_axes(x, axis, where)
     axes = _axes(x, axis, "var")
     out_dt, compute = _var_dtypes(x, dtype)
     xc = lax.convert_element_type(x, compute)
@@ -513,8 +526,8 @@ def _arg_reduce(name: str, op: Callable[..., Array], a: ArrayLike, axis: int | N
         ax = 0
     else:
         flat = arr
-        if not -arr.ndim <= operator.index(axis) < arr.ndim:  # JAX's class for this function
-            raise IndexError(f"{name}: axis {axis} is out of bounds for array of dimension {arr.ndim}")
+        if not -arr.ndim <= operator.index(axis) < arr.ndim:  # JAX indexes the shape with it first
+            raise IndexError("tuple index out of range")
         ax = canonicalize_axis(axis, arr.ndim)
     if flat.shape[ax] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")

@@ -153,10 +153,25 @@ minimum: BinaryFn = _one_to_one_binary("minimum", lax.min)
 arctan2: BinaryFn = _one_to_one_binary("arctan2", lax.atan2, inexact=True)
 equal: BinaryFn = _one_to_one_binary("equal", lax.eq)
 not_equal: BinaryFn = _one_to_one_binary("not_equal", lax.ne)
-less: BinaryFn = _one_to_one_binary("less", lax.lt)
-less_equal: BinaryFn = _one_to_one_binary("less_equal", lax.le)
-greater: BinaryFn = _one_to_one_binary("greater", lax.gt)
-greater_equal: BinaryFn = _one_to_one_binary("greater_equal", lax.ge)
+
+
+def _complex_comparison(op: BinaryFn) -> BinaryFn:
+    """``op`` on real operands; complex ones compare lexicographically, as JAX's: the real parts,
+    and where they are equal the imaginary parts."""
+
+    def compare(x: ArrayLike, y: ArrayLike) -> Array:
+        if not _is_complex(x):
+            return op(x, y)
+        xr, yr = lax.real(x), lax.real(y)
+        return lax.select(lax.eq(xr, yr), op(lax.imag(x), lax.imag(y)), op(xr, yr))
+
+    return compare
+
+
+less: BinaryFn = _one_to_one_binary("less", _complex_comparison(lax.lt))
+less_equal: BinaryFn = _one_to_one_binary("less_equal", _complex_comparison(lax.le))
+greater: BinaryFn = _one_to_one_binary("greater", _complex_comparison(lax.gt))
+greater_equal: BinaryFn = _one_to_one_binary("greater_equal", _complex_comparison(lax.ge))
 bitwise_and: BinaryFn = _one_to_one_binary("bitwise_and", lax.bitwise_and)
 bitwise_or: BinaryFn = _one_to_one_binary("bitwise_or", lax.bitwise_or)
 bitwise_xor: BinaryFn = _one_to_one_binary("bitwise_xor", lax.bitwise_xor)

@@ -28,12 +28,12 @@ from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
-_INEXACT = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128))
+# In the order JAX's message lists them (JAX prints a set; compare its text by class only).
+_INEXACT = (np.dtype(np.float32), np.dtype(np.complex128), np.dtype(np.complex64), np.dtype(np.float64))
 
 
 def _check(name: str, x: ShapedArray, min_ndim: int = 2, square: bool = False) -> None:
-    if x.dtype not in _INEXACT:
-        raise TypeError(f"{name} requires a float32, float64, complex64 or complex128 operand, got {x.dtype}")
+    check_dtypes(name, [x], [_INEXACT])
     if x.ndim < min_ndim:
         raise ValueError(f"{name} requires an operand with at least {min_ndim} dimensions, got shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
