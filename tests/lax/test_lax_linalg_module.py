@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
+from tests._live_cases import live_case_tests
 
 COVERED = {
     "schur", "hessenberg", "householder_product", "ormqr", "geqp3", "tridiagonal", "tridiagonal_solve",
@@ -89,28 +89,7 @@ ERRORS = [
     f"jax.vmap({L}.cholesky_update)(jnp.ones((2, 3, 3)), jnp.ones((2, 3)))",
 ]
 
-CALLS = [Call(e) for e in EXACT + CLOSE + ERRORS]
-live = live_fixture(CALLS)
-
-
-@pytest.mark.parametrize("expr", EXACT)
-def test_bit_identical(expr: str, live: dict[str, Outcome]) -> None:
-    assert_same(here(Call(expr)), live[expr], expr)
-
-
-@pytest.mark.parametrize("expr", CLOSE)
-def test_close(expr: str, live: dict[str, Outcome]) -> None:
-    ours, theirs = here(Call(expr)), live[expr]
-    assert ours.leaves is not None and theirs.leaves is not None, (ours.describe(), theirs.describe())
-    assert len(ours.leaves) == len(theirs.leaves)
-    for a, b in zip(ours.leaves, theirs.leaves, strict=True):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
-
-
-@pytest.mark.parametrize("expr", ERRORS)
-def test_errors(expr: str, live: dict[str, Outcome]) -> None:
-    assert_same(here(Call(expr)), live[expr], expr, messages=True)
+live, test_bit_identical, test_close, test_errors = live_case_tests(EXACT, CLOSE, ERRORS, tolerance=2e-5)
 
 
 def test_eig_use_magma_warns() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
+from tests._live_cases import live_case_tests
 
 S = "jsp.linalg"
 A = "jnp.array([[1., 2., 0.5, -1.], [-3., 1., 2., 0.], [0., 4., -1., 2.], [2., 1., 1., 3.]])"
@@ -61,28 +61,7 @@ ERRORS = [
     f"{S}.eigh_tridiagonal({D}, {E}.astype(jnp.int32))", f"{S}.eigh_tridiagonal({D}.astype(jnp.int32), {E}.astype(jnp.int32))",
 ]
 
-CALLS = [Call(e) for e in EXACT + CLOSE + ERRORS]
-live = live_fixture(CALLS)
-
-
-@pytest.mark.parametrize("expr", EXACT)
-def test_bit_identical(expr: str, live: dict[str, Outcome]) -> None:
-    assert_same(here(Call(expr)), live[expr], expr)
-
-
-@pytest.mark.parametrize("expr", CLOSE)
-def test_close(expr: str, live: dict[str, Outcome]) -> None:
-    ours, theirs = here(Call(expr)), live[expr]
-    assert ours.leaves is not None and theirs.leaves is not None, (ours.describe(), theirs.describe())
-    assert len(ours.leaves) == len(theirs.leaves)
-    for a, b in zip(ours.leaves, theirs.leaves, strict=True):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
-
-
-@pytest.mark.parametrize("expr", ERRORS)
-def test_errors(expr: str, live: dict[str, Outcome]) -> None:
-    assert_same(here(Call(expr)), live[expr], expr, messages=True)
+live, test_bit_identical, test_close, test_errors = live_case_tests(EXACT, CLOSE, ERRORS, tolerance=1e-4)
 
 
 def test_eigh_tridiagonal_vectors() -> None:

@@ -142,6 +142,19 @@ def optimizer[**P](opt_maker: Callable[P, _LeafTriple]) -> Callable[P, Optimizer
 # ---------------------------------------------------------------------------- optimizers
 
 
+def _with_buffers(update: Callable[[Step, Updates, State], State], buffers: int) -> _LeafTriple:
+    """The triple of an optimizer whose per-array state is ``(x, *buffers)``: ``init`` starts
+    each of the ``buffers`` (velocity, moment estimates, ...) at zeros, ``get_params`` reads ``x``."""
+
+    def init(x0: Array) -> State:
+        return (x0, *(jnp.zeros_like(x0) for _ in range(buffers)))
+
+    def get_params(state: State) -> Array:
+        return state[0]
+
+    return init, update, get_params
+
+
 @optimizer
 def sgd(step_size: float | Schedule) -> _LeafTriple:
     """Stochastic gradient descent; ``step_size`` is a scalar or a schedule of the step index."""
@@ -164,20 +177,13 @@ def momentum(step_size: float | Schedule, mass: float) -> _LeafTriple:
     """SGD with momentum ``mass`` (the velocity is ``mass * v + g``)."""
     schedule = make_schedule(step_size)
 
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0)
-
     def update(i: Step, g: Array, state: State) -> State:
         x, velocity = state
         velocity = mass * velocity + g
         x = x - schedule(i) * velocity
         return x, velocity
 
-    def get_params(state: State) -> Array:
-        x, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 1)
 
 
 @optimizer
@@ -185,29 +191,19 @@ def nesterov(step_size: float | Schedule, mass: float) -> _LeafTriple:
     """SGD with Nesterov momentum ``mass``."""
     schedule = make_schedule(step_size)
 
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0)
-
     def update(i: Step, g: Array, state: State) -> State:
         x, velocity = state
         velocity = mass * velocity + g
         x = x - schedule(i) * (mass * velocity + g)
         return x, velocity
 
-    def get_params(state: State) -> Array:
-        x, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 1)
 
 
 @optimizer
 def adagrad(step_size: float | Schedule, momentum: float = 0.9) -> _LeafTriple:
     """Adagrad (Duchi et al. 2011) with an optional ``momentum`` on the scaled gradient."""
     schedule = make_schedule(step_size)
-
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
 
     def update(i: Step, g: Array, state: State) -> State:
         x, g_sq, m = state
@@ -217,11 +213,7 @@ def adagrad(step_size: float | Schedule, momentum: float = 0.9) -> _LeafTriple:
         x = x - schedule(i) * m
         return x, g_sq, m
 
-    def get_params(state: State) -> Array:
-        x, _, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 2)
 
 
 @optimizer
@@ -229,20 +221,13 @@ def rmsprop(step_size: float | Schedule, gamma: float = 0.9, eps: float = 1e-8) 
     """RMSProp with decay ``gamma`` and ``eps`` added under the square root."""
     schedule = make_schedule(step_size)
 
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0)
-
     def update(i: Step, g: Array, state: State) -> State:
         x, avg_sq_grad = state
         avg_sq_grad = avg_sq_grad * gamma + jnp.square(g) * (1.0 - gamma)
         x = x - schedule(i) * g / jnp.sqrt(avg_sq_grad + eps)
         return x, avg_sq_grad
 
-    def get_params(state: State) -> Array:
-        x, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 1)
 
 
 @optimizer
@@ -252,9 +237,6 @@ def rmsprop_momentum(
     """RMSProp with momentum (it keeps a momentum buffer besides the squared-gradient average)."""
     schedule = make_schedule(step_size)
 
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i: Step, g: Array, state: State) -> State:
         x, avg_sq_grad, mom = state
         avg_sq_grad = avg_sq_grad * gamma + jnp.square(g) * (1.0 - gamma)
@@ -262,11 +244,7 @@ def rmsprop_momentum(
         x = x - mom
         return x, avg_sq_grad, mom
 
-    def get_params(state: State) -> Array:
-        x, _, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 2)
 
 
 @optimizer
@@ -275,9 +253,6 @@ def adam(
 ) -> _LeafTriple:
     """Adam (Kingma & Ba 2015): moment decays ``b1``/``b2``, bias-corrected, ``eps`` for stability."""
     schedule = make_schedule(step_size)
-
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
 
     def update(i: Step, g: Array, state: State) -> State:
         x, m, v = state
@@ -288,11 +263,7 @@ def adam(
         x = x - schedule(i) * mhat / (jnp.sqrt(vhat) + eps)
         return x, m, v
 
-    def get_params(state: State) -> Array:
-        x, _, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 2)
 
 
 @optimizer
@@ -302,9 +273,6 @@ def adamax(
     """AdaMax, Adam's variant with an exponentially weighted infinity norm."""
     schedule = make_schedule(step_size)
 
-    def init(x0: Array) -> State:
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i: Step, g: Array, state: State) -> State:
         x, m, u = state
         m = (1 - b1) * g + b1 * m  # first moment estimate
@@ -312,11 +280,7 @@ def adamax(
         x = x - (schedule(i) / (1 - jnp.asarray(b1, m.dtype) ** (i + 1))) * m / (u + eps)
         return x, m, u
 
-    def get_params(state: State) -> Array:
-        x, _, _ = state
-        return x
-
-    return init, update, get_params
+    return _with_buffers(update, 2)
 
 
 def _splice(seq: Any, i: int, x: list[Any]) -> list[Any]:

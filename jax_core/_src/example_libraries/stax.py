@@ -74,20 +74,24 @@ def Dense(out_dim: int, W_init: ParamInit = glorot_normal(), b_init: ParamInit =
     return init_fun, apply_fun
 
 
-def GeneralConv(
+def _conv_layer(
     dimension_numbers: DimensionNumbers,
     out_chan: int,
     filter_shape: Sequence[int],
-    strides: Sequence[int] | None = None,
-    padding: str | Sequence[tuple[int, int]] = "VALID",
-    W_init: ParamInit | None = None,
-    b_init: ParamInit = normal(1e-6),  # noqa: B008  (JAX's default)
+    strides: Sequence[int] | None,
+    padding: str | Sequence[tuple[int, int]],
+    W_init: ParamInit | None,
+    b_init: ParamInit,
+    *,
+    transpose: bool,
 ) -> Layer:
-    """A convolution layer with ``dimension_numbers`` ``(lhs_spec, rhs_spec, out_spec)``."""
+    """The layer of ``GeneralConv`` (``transpose=False``) or ``GeneralConvTranspose``: a kernel
+    laid out by ``dimension_numbers`` and a bias broadcast over the output's non-channel axes."""
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     one = (1,) * len(filter_shape)
     strides = strides or one
     w_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
+    shape_tuple = lax.conv_transpose_shape_tuple if transpose else lax.conv_general_shape_tuple
 
     def init_fun(rng: Array, input_shape: Any) -> Any:
         filter_shape_iter = iter(filter_shape)
@@ -99,9 +103,7 @@ def GeneralConv(
             else next(filter_shape_iter)
             for c in rhs_spec
         ]
-        output_shape = lax.conv_general_shape_tuple(
-            input_shape, kernel_shape, strides, padding, dimension_numbers
-        )
+        output_shape = shape_tuple(input_shape, kernel_shape, strides, padding, dimension_numbers)
         bias_shape = [out_chan if c == "C" else 1 for c in out_spec]
         k1, k2 = random.split(rng)
         W, b = w_init(k1, kernel_shape), b_init(k2, bias_shape)
@@ -109,14 +111,24 @@ def GeneralConv(
 
     def apply_fun(params: Any, inputs: Any, **kwargs: Any) -> Any:
         W, b = params
-        return (
-            lax.conv_general_dilated(
-                inputs, W, strides, padding, one, one, dimension_numbers=dimension_numbers
-            )
-            + b
-        )
+        if transpose:
+            return lax.conv_transpose(inputs, W, strides, padding, dimension_numbers=dimension_numbers) + b
+        return lax.conv_general_dilated(inputs, W, strides, padding, one, one, dimension_numbers=dimension_numbers) + b
 
     return init_fun, apply_fun
+
+
+def GeneralConv(
+    dimension_numbers: DimensionNumbers,
+    out_chan: int,
+    filter_shape: Sequence[int],
+    strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    W_init: ParamInit | None = None,
+    b_init: ParamInit = normal(1e-6),  # noqa: B008  (JAX's default)
+) -> Layer:
+    """A convolution layer with ``dimension_numbers`` ``(lhs_spec, rhs_spec, out_spec)``."""
+    return _conv_layer(dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init, transpose=False)
 
 
 class ConvConstructor(Protocol):
@@ -149,36 +161,7 @@ def GeneralConvTranspose(
     b_init: ParamInit = normal(1e-6),  # noqa: B008  (JAX's default)
 ) -> Layer:
     """A transposed-convolution layer with ``dimension_numbers`` ``(lhs_spec, rhs_spec, out_spec)``."""
-    lhs_spec, rhs_spec, out_spec = dimension_numbers
-    one = (1,) * len(filter_shape)
-    strides = strides or one
-    w_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
-
-    def init_fun(rng: Array, input_shape: Any) -> Any:
-        filter_shape_iter = iter(filter_shape)
-        kernel_shape = [
-            out_chan
-            if c == "O"
-            else input_shape[lhs_spec.index("C")]
-            if c == "I"
-            else next(filter_shape_iter)
-            for c in rhs_spec
-        ]
-        output_shape = lax.conv_transpose_shape_tuple(
-            input_shape, kernel_shape, strides, padding, dimension_numbers
-        )
-        bias_shape = [out_chan if c == "C" else 1 for c in out_spec]
-        k1, k2 = random.split(rng)
-        W, b = w_init(k1, kernel_shape), b_init(k2, bias_shape)
-        return output_shape, (W, b)
-
-    def apply_fun(params: Any, inputs: Any, **kwargs: Any) -> Any:
-        W, b = params
-        return (
-            lax.conv_transpose(inputs, W, strides, padding, dimension_numbers=dimension_numbers) + b
-        )
-
-    return init_fun, apply_fun
+    return _conv_layer(dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init, transpose=True)
 
 
 Conv1DTranspose: ConvConstructor = functools.partial(GeneralConvTranspose, ("NHC", "HIO", "NHC"))

@@ -36,12 +36,7 @@ def _large_negative(dtype: DType) -> Array:
 
 
 def _causal_mask(t: int, s: int) -> Array:
-    # ``tril(ones)`` with the triangle computed by iotas in the program, as JAX's ``tril`` does
-    # (a folded constant mask lets XLA fuse the softmax differently, changing the last bits).
-    ones = jnp.ones((t, s), dtype=bool)
-    rows = lax.add(lax.broadcasted_iota(np.int32, (t, s), 0), np.int32(0))
-    below = lax.ge(rows, lax.broadcasted_iota(np.int32, (t, s), 1))
-    return lax.select(below, ones, lax.full_like(ones, False))[None, None, :, :]
+    return jnp.tril(jnp.ones((t, s), dtype=bool))[None, None, :, :]
 
 
 def _window_mask(t: int, s: int, window: Window) -> Array:

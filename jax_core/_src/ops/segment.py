@@ -102,6 +102,36 @@ def _as_index(ids: Array, dtype: np.dtype[Any]) -> Array:
     return ids if ids.dtype == dtype else convert_element_type(ids, dtype)
 
 
+def _scatter_update(
+    scatter_op: _Scatter,
+    out: Array,
+    ids: list[Array],
+    data: Array,
+    indices_are_sorted: bool,
+    unique_indices: bool,
+    mode: GatherScatterMode,
+) -> Array:
+    """``data`` scattered into ``out`` at ``ids``, as JAX's ``_scatter_update`` with unnormalized
+    indices: one index array (all of one shape, the batch) per leading axis of ``out``, and
+    ``data`` broadcast to the batch's shape followed by ``out``'s remaining dimensions. Nothing to
+    scatter (an empty batch or row) leaves ``out`` as it is."""
+    batch, k = ids[0].shape, len(ids)
+    tail = out.shape[k:]
+    if 0 in (*batch, *tail):
+        return out
+    idx_dtype = _index_dtype(out.shape)
+    parts = [broadcast_in_dim(_as_index(i, idx_dtype), (*batch, 1), tuple(range(len(batch)))) for i in ids]
+    index = parts[0] if k == 1 else jnp.concatenate(parts, axis=len(batch))
+    updates = jnp.broadcast_to(data, (*batch, *tail))
+    dnums = ScatterDimensionNumbers(
+        update_window_dims=tuple(range(len(batch), len(batch) + len(tail))),
+        inserted_window_dims=tuple(range(k)),
+        scatter_dims_to_operand_dims=tuple(range(k)),
+    )
+    return scatter_op(out, index, updates, dnums, indices_are_sorted=indices_are_sorted,
+                      unique_indices=unique_indices, mode=mode)  # fmt: skip
+
+
 def _segment_update(
     name: str,
     data: ArrayLike,
@@ -130,35 +160,15 @@ def _segment_update(
     tail = data_arr.shape[1:]
     if bucket_size is None:
         out = jnp.full((count, *tail), identity, dtype=dtype)
-        if 0 in (*ids.shape, *tail):  # nothing to scatter, as JAX's fast path
-            return out
-        index = broadcast_in_dim(_as_index(ids, _index_dtype(out.shape)), (*ids.shape, 1), tuple(range(ids.ndim)))
-        updates = jnp.broadcast_to(data_arr, (*ids.shape, *tail))
-        dnums = ScatterDimensionNumbers(
-            update_window_dims=tuple(range(ids.ndim, ids.ndim + len(tail))),
-            inserted_window_dims=(0,),
-            scatter_dims_to_operand_dims=(0,),
-        )
-        return scatter_op(out, index, updates, dnums, indices_are_sorted=indices_are_sorted,
-                          unique_indices=unique_indices, mode=scatter_mode)  # fmt: skip
+        return _scatter_update(scatter_op, out, [ids], data_arr, indices_are_sorted, unique_indices, scatter_mode)
+    # One partial result per bucket of ``bucket_size`` consecutive ids, reduced afterwards.
     num_buckets = -(-ids.size // bucket_size)
     out = jnp.full((num_buckets, count, *tail), identity, dtype=dtype)
-    buckets = jnp.arange(ids.shape[0]) // bucket_size
     shape = (1, ids.shape[0])
-    if 0 not in (*shape, *tail):
-        idx_dtype = _index_dtype(out.shape)
+    if 0 not in (*shape, *tail):  # (before broadcasting ids: empty ids of any rank give identities)
+        buckets = broadcast_in_dim(jnp.arange(ids.shape[0]) // bucket_size, shape, (1,))
         segs = broadcast_in_dim(ids, shape, (1,))
-        bucket_of = broadcast_in_dim(buckets, shape, (1,))
-        parts = [broadcast_in_dim(_as_index(v, idx_dtype), (*shape, 1), (0, 1)) for v in (bucket_of, segs)]
-        index = jnp.concatenate(parts, axis=2)
-        updates = jnp.broadcast_to(data_arr, (*shape, *tail))
-        dnums = ScatterDimensionNumbers(
-            update_window_dims=tuple(range(2, 2 + len(tail))),
-            inserted_window_dims=(0, 1),
-            scatter_dims_to_operand_dims=(0, 1),
-        )
-        out = scatter_op(out, index, updates, dnums, indices_are_sorted=indices_are_sorted,
-                         unique_indices=unique_indices, mode=scatter_mode)  # fmt: skip
+        out = _scatter_update(scatter_op, out, [buckets, segs], data_arr, indices_are_sorted, unique_indices, scatter_mode)
     return reducer(out, axis=0).astype(dtype)
 
 

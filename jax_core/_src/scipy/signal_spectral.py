@@ -140,6 +140,11 @@ def _delete(shape: tuple[int, ...], axis: int) -> tuple[int, ...]:
     return shape[:axis] + shape[axis + 1 :]
 
 
+def _zero_pad(x: Array, n: int) -> Array:
+    """``x`` with ``n`` zeros appended along its last axis."""
+    return jnp.concatenate((x, jnp.zeros_like(x, shape=(*x.shape[:-1], n))), axis=-1)
+
+
 def _spectral_helper(
     x: ArrayLike,
     y: ArrayLike | None,
@@ -164,14 +169,12 @@ def _spectral_helper(
     axis = _concrete_int(axis, "axis of windowed-FFT")
     axis = canonicalize_axis(axis, jnp.ndim(x))
     if y is None:
-        check_arraylike("spectral_helper", x)
         xa = ensure_array(promote_dtypes_inexact(x)[0])
         ya = xa
         outershape = _delete(xa.shape, axis)
     else:
         if mode != "psd":
             raise ValueError("two-argument mode is available only when mode=='psd'")
-        check_arraylike("spectral_helper", x, y)
         xa, ya = (ensure_array(a) for a in promote_dtypes_inexact(x, y))
         if xa.ndim != ya.ndim:
             raise ValueError("two-arguments must have the same rank ({x.ndim} vs {y.ndim}).")
@@ -203,11 +206,9 @@ def _spectral_helper(
         ya = jnp.moveaxis(ya, axis, -1)
     if y is not None and xa.shape[-1] != ya.shape[-1]:
         if xa.shape[-1] < ya.shape[-1]:
-            pad_shape = (*xa.shape[:-1], ya.shape[-1] - xa.shape[-1])
-            xa = jnp.concatenate((xa, jnp.zeros_like(xa, shape=pad_shape)), -1)
+            xa = _zero_pad(xa, ya.shape[-1] - xa.shape[-1])
         else:
-            pad_shape = (*ya.shape[:-1], xa.shape[-1] - ya.shape[-1])
-            ya = jnp.concatenate((ya, jnp.zeros_like(xa, shape=pad_shape)), -1)
+            ya = _zero_pad(ya, xa.shape[-1] - ya.shape[-1])
 
     if nfft_int < nseg:
         raise ValueError("nfft must be greater than or equal to nperseg.")
@@ -222,9 +223,9 @@ def _spectral_helper(
             ya = ext(ya, nseg // 2, -1)
     if padded:
         nadd = (-(xa.shape[-1] - nseg) % nstep) % nseg
-        xa = jnp.concatenate((xa, jnp.zeros_like(xa, shape=(*xa.shape[:-1], nadd))), axis=-1)
+        xa = _zero_pad(xa, nadd)
         if y is not None:
-            ya = jnp.concatenate((ya, jnp.zeros_like(xa, shape=(*ya.shape[:-1], nadd))), axis=-1)
+            ya = _zero_pad(ya, nadd)
 
     detrend_func = detrend_function(detrend_type, axis)
     if scaling == "density":
