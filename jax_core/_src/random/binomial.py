@@ -26,6 +26,7 @@ from jax_core._src.random.distributions import arg_shape
 from jax_core._src.random.keys import KeyLike
 from jax_core._src.random.samplers import check_shape, uniform
 from jax_core._src.transforms.api import jit
+from jax_core._src.transforms.jit import Inline
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 from jax_core._src.typing.basearray import Array
 
@@ -57,7 +58,7 @@ def _stirling_approx_tail(k: Array) -> Array:
     return lax.select(use_tail_values, tail_vals[jnp.asarray(k, dtype="int32")], approx)
 
 
-@jit(static_argnums=(3, 4, 5), inline=True)
+@jit(static_argnums=(3, 4, 5), inline=Inline.JAX_EARLY)
 def _binomial_inversion(
     key: Array, count: Array, prob: Array, shape: Shape, dtype: np.dtype[Any], max_iters: Any
 ) -> Array:
@@ -81,7 +82,7 @@ def _binomial_inversion(
     return (k_out - 1).astype(dtype)
 
 
-@jit(static_argnums=(3, 4, 5), inline=True)
+@jit(static_argnums=(3, 4, 5), inline=Inline.JAX_EARLY)
 def _btrs(
     key: Array, count: Array, prob: Array, shape: Shape, dtype: np.dtype[Any], max_iters: Any
 ) -> Array:
@@ -131,7 +132,7 @@ def _btrs(
     return out.astype(dtype)
 
 
-@jit(static_argnums=(3, 4), inline=True)
+@jit(static_argnums=(3, 4), inline=Inline.JAX_EARLY)
 def _binomial(
     key: Array, count: ArrayLike, prob: ArrayLike, shape: Shape | None, dtype: np.dtype[Any]
 ) -> Array:

@@ -38,6 +38,7 @@ from jax_core._src.random.samplers_extra import gamma, loggamma
 from jax_core._src.sharding.partition_spec import PartitionSpec
 from jax_core._src.sharding.shardings import NamedSharding
 from jax_core._src.transforms.api import jit
+from jax_core._src.transforms.jit import Inline
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
 from jax_core._src.typing.basearray import Array
 
@@ -528,7 +529,7 @@ def triangular(
     return _triangular(typed, left, mode, right, shape_t, dt)
 
 
-@jit(static_argnums=(4, 5), inline=True)
+@jit(static_argnums=(4, 5), inline=Inline.JAX_EARLY)
 def _triangular(
     key: Array, left: ArrayLike, mode: ArrayLike, right: ArrayLike, shape: Shape,
     dtype: np.dtype[Any],
@@ -564,7 +565,7 @@ def lognormal(
     return _lognormal(typed, sigma, shape_t, dt)
 
 
-@jit(static_argnums=(2, 3), inline=True)
+@jit(static_argnums=(2, 3), inline=Inline.JAX_EARLY)
 def _lognormal(key: Array, sigma: ArrayLike, shape: Shape, dtype: np.dtype[Any]) -> Array:
     sigma_arr = lax.convert_element_type(sigma, dtype)
     return lax.exp(jnp.multiply(normal(key, shape, dtype), sigma_arr))

@@ -15,6 +15,7 @@ import numpy as np
 
 import jax_core.numpy as jnp
 from jax_core._src.numpy.functional import vectorize
+from jax_core._src.scipy.special import jitted_as
 from jax_core._src.typing import ArrayLike, DTypeLike
 from jax_core._src.typing.basearray import Array
 
@@ -312,10 +313,12 @@ def _compute_euler_from_quat(quat: Array, axes: Array, extrinsic: Array, degrees
     return jnp.where(degrees, jnp.rad2deg(angles), angles)
 
 
+@jitted_as("hypot")
 def _hypot(x1: Array, x2: Array) -> Array:
-    """``sqrt(x1**2 + x2**2)`` computed as JAX 0.12's ``jnp.hypot`` computes it: both legs are
-    scaled by a power of two chosen from the larger one, so the squares neither overflow nor
-    underflow, and the root is scaled back (an infinite leg gives inf)."""
+    """``sqrt(x1**2 + x2**2)`` computed as JAX 0.12's ``jnp.hypot`` computes it (and staged as
+    its ``jit[name=hypot]``): both legs are scaled by a power of two chosen from the larger one, so
+    the squares neither overflow nor underflow, and the root is scaled back (an infinite leg gives
+    inf)."""
     a1, a2 = jnp.abs(x1), jnp.abs(x2)
     m = jnp.maximum(a1, a2)
     finfo = np.finfo(x1.dtype)

@@ -10,7 +10,7 @@ import math
 import operator
 from builtins import max as builtins_max
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, ParamSpec, TypeVar, overload
 
 import numpy as np
 
@@ -36,6 +36,9 @@ __all__ = [
     "polygamma", "zeta", "multigammaln", "factorial", "comb", "poch", "boxcox", "boxcox1p",
     "erfcinv", "bernoulli",
 ]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 _SQRT2 = math.sqrt(2.0)
 _SQRT1_2 = math.sqrt(0.5)
@@ -68,6 +71,19 @@ def lax_const(like: Array, value: float) -> float | complex | np.ndarray[tuple[(
 
 def _const(x: Array, v: float) -> Array:
     return jnp.full_like(x, v)
+
+
+def jitted_as(
+    name: str, static: Sequence[str] = (), *, static_argnums: Sequence[int] = ()
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """``jitted(inline=False)`` staging one ``jit[name=<name>]`` equation: for functions JAX
+    jits under a module-local name (``truncnorm.logpdf`` is ``jit[name=logpdf]``)."""
+
+    def wrap(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+        fn.__name__ = fn.__qualname__ = name
+        return jitted(static, inline=False, static_argnums=static_argnums)(fn)
+
+    return wrap
 
 
 # -- logistic family -------------------------------------------------------------------------------
@@ -171,6 +187,18 @@ def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> t
     return result, (x_dot * lax.log(y) + y_dot * x / y).astype(result.dtype)
 
 
+@custom_jvp
+def _xlogx(x: Array) -> Array:
+    return _xlogy(x, x)
+
+
+@_xlogx.defjvp
+def _xlogx_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (x,), (x_dot,) = primals, tangents
+    # log x + 1 (-inf at 0, where xlogy's rule would give log 0 + 0 / 0)
+    return _xlogx(x), x_dot * (lax.log(x) + 1)
+
+
 @jitted()
 def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log(y)``, defined as 0 where ``x == 0`` (even for ``y == 0``)."""
@@ -202,7 +230,8 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
 def entr(x: ArrayLike) -> Array:
     """Elementwise entropy ``-x log x`` (0 at 0, ``-inf`` for negative ``x``)."""
     (xa,) = promote_args_inexact("entr", x)
-    return jnp.where(xa < 0, jnp.full_like(xa, -np.inf), lax.neg(_xlogy(xa, xa)))
+    _no_complex("entr", xa)
+    return lax.select(lax.lt(xa, lax_const(xa, 0)), lax.full_like(xa, -np.inf), lax.neg(_xlogx(xa)))
 
 
 # -- error function and normal distribution --------------------------------------------------------

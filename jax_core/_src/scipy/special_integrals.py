@@ -15,9 +15,10 @@ import numpy as np
 import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src import dtypes
+from jax_core._src.numpy.functional import vectorize
 from jax_core._src.numpy.util import jitted
 from jax_core._src.scipy import special_tables as tables
-from jax_core._src.scipy.special import gammaln, promote_args_inexact
+from jax_core._src.scipy.special import gammaln, jitted_as, promote_args_inexact
 from jax_core._src.scipy.special import lax_const as _c
 from jax_core._src.transforms.custom_derivatives import custom_jvp
 from jax_core._src.typing import ArrayLike
@@ -381,10 +382,27 @@ def _spence_positive(x: Array) -> Array:
     return jnp.where(reflected, -0.5 * jnp.log(x) ** 2 - y, y)
 
 
+def _piece(f: float | Callable[[Array], Array], dtype: np.dtype[Any]) -> Callable[[Array], Array]:
+    if callable(f):
+        return lambda v: f(v).astype(dtype)
+    return lambda v: jnp.array(f, dtype=dtype)
+
+
+@jitted_as("_piecewise", static=("funclist",))
+def _staged_piecewise(x: Array, condlist: list[Array], funclist: tuple[float | Callable[[Array], Array], ...]) -> Array:
+    """``jnp.piecewise(x, condlist, funclist)`` with a default last, computed as JAX's: one
+    ``jit[name=_piecewise]`` equation, each element's ``lax.switch`` on the index of the last
+    condition that holds (so a derivative only flows through the branch taken)."""
+    branches = [_piece(f, x.dtype) for f in (funclist[-1], *funclist[:-1])]
+    conds = jnp.stack(condlist)
+    indices = jnp.argmax(jnp.cumsum(jnp.concatenate([jnp.zeros_like(conds[:1]), conds], 0), 0), 0)
+    out: Array = vectorize(lax.switch, excluded=frozenset({1}))(indices, branches, x)
+    return out
+
+
 @jitted()
 def _spence(x: Array) -> Array:
-    out: Array = jnp.piecewise(x, [x < 0.0, x == 1.0, x == 0.0], [np.nan, 0, np.pi**2 / 6, _spence_positive])
-    return out
+    return _staged_piecewise(x, [x < 0.0, x == 1.0, x == 0.0], (np.nan, 0, np.pi**2 / 6, _spence_positive))
 
 
 def spence(x: Array) -> Array:

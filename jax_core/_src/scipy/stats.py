@@ -27,6 +27,7 @@ from jax_core._src.scipy.special import (
     xlog1py,
     xlogy,
 )
+from jax_core._src.scipy.special import lax_const as _c
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
@@ -223,13 +224,16 @@ def logistic_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
 def uniform_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Uniform log density on ``[loc, loc + scale]``."""
     xa, la, sa = promote_args_inexact("uniform.logpdf", x, loc, scale)
-    return jnp.where((xa < la) | (xa > la + sa), -np.inf, -jnp.log(sa) + 0 * xa).astype(xa.dtype)
+    z = lax.div(lax.sub(xa, la), sa)
+    log_probs = lax.neg(lax.log(sa))
+    # NaN anywhere fails both conditions: the default
+    return jnp.select([(z < 0) | (z > 1), (z >= 0) & (z <= 1)], [-np.inf, log_probs], np.nan)
 
 
 @jitted()
 def uniform_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Uniform density."""
-    return jnp.exp(uniform_logpdf(x, loc, scale))
+    return lax.exp(uniform_logpdf(x, loc, scale))
 
 
 @jitted()
@@ -298,17 +302,25 @@ def poisson_pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
 
 @jitted()
 def beta_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """Beta log density (``-inf`` outside ``[0, 1]`` after shifting and scaling)."""
+    """Beta log density (``-inf`` outside ``[loc, loc + scale]``; NaN unless ``a``, ``b`` and
+    ``scale`` are positive)."""
     xa, aa, ba, la, sa = promote_args_inexact("beta.logpdf", x, a, b, loc, scale)
-    y = (xa - la) / sa
-    out = xlogy(aa - 1, y) + xlog1py(ba - 1, -y) - betaln(aa, ba) - jnp.log(sa)
-    return jnp.where((y < 0) | (y > 1), -np.inf, out).astype(out.dtype)
+    one = _c(xa, 1)
+    zero = _c(aa, 0)
+    shape_term = lax.neg(betaln(aa, ba))
+    y = lax.div(lax.sub(xa, la), sa)
+    log_linear_term = lax.add(xlogy(lax.sub(aa, one), y), xlog1py(lax.sub(ba, one), lax.neg(y)))
+    log_probs = lax.sub(lax.add(shape_term, log_linear_term), lax.log(sa))
+    outside = jnp.logical_or(lax.gt(xa, lax.add(la, sa)), lax.lt(xa, la))
+    result = jnp.where(outside, -np.inf, log_probs)
+    bad = jnp.logical_or(jnp.logical_or(lax.le(aa, zero), lax.le(ba, zero)), lax.le(sa, zero))
+    return jnp.where(bad, np.nan, result)
 
 
 @jitted()
 def beta_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Beta density."""
-    return jnp.exp(beta_logpdf(x, a, b, loc, scale))
+    return lax.exp(beta_logpdf(x, a, b, loc, scale))
 
 
 @jitted()

@@ -15,6 +15,7 @@ from jax_core import lax
 from jax_core._src.numpy.util import ensure_array, jitted, promote_dtypes_inexact
 from jax_core._src.scipy.special import (
     gammaln,
+    jitted_as,
     log_ndtr,
     logsumexp,
     ndtr,
@@ -299,7 +300,7 @@ def _log_gauss_mass(a: ArrayLike, b: ArrayLike) -> Array:
     return jnp.where(central, mass_central, mass_tail)
 
 
-@jitted(inline=False)
+@jitted_as("logpdf")
 def truncnorm_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Truncated normal log density on ``[a, b]`` (standardized bounds); NaN unless ``a < b``."""
     xa, aa, ba, la, sa = promote_args_inexact("truncnorm.logpdf", x, a, b, loc, scale)
@@ -314,7 +315,7 @@ def truncnorm_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, 
     return lax.exp(truncnorm_logpdf(x, a, b, loc, scale))
 
 
-@jitted(inline=False)
+@jitted_as("logcdf")
 def truncnorm_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Log of the truncated normal CDF (by the survival mass where the CDF is near 1)."""
     xa, aa, ba, la, sa = promote_args_inexact("truncnorm.logcdf", x, a, b, loc, scale)
@@ -331,20 +332,20 @@ def truncnorm_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 
     return jnp.where(aa < ba, out, np.nan)
 
 
-@jitted(inline=False)
+@jitted_as("cdf")
 def truncnorm_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Truncated normal CDF."""
     return lax.exp(truncnorm_logcdf(x, a, b, loc, scale))
 
 
-@jitted(inline=False)
+@jitted_as("logsf")
 def truncnorm_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Log of the truncated normal survival function (the CDF of the reflected distribution)."""
     xa, aa, ba, la, sa = promote_args_inexact("truncnorm.logsf", x, a, b, loc, scale)
     return truncnorm_logcdf(-xa, -ba, -aa, -la, sa)
 
 
-@jitted(inline=False)
+@jitted_as("sf")
 def truncnorm_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """Truncated normal survival function."""
     return lax.exp(truncnorm_logsf(x, a, b, loc, scale))

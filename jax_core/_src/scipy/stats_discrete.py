@@ -14,17 +14,23 @@ from jax_core._src import dtypes
 from jax_core._src.numpy.util import (
     check_arraylike,
     ensure_array,
-    jitted,
     promote_dtypes_inexact,
     promote_dtypes_numeric,
 )
-from jax_core._src.scipy.special import betaln, gammaln, promote_args_inexact, xlog1py, xlogy
+from jax_core._src.scipy.special import (
+    betaln,
+    gammaln,
+    jitted_as,
+    promote_args_inexact,
+    xlog1py,
+    xlogy,
+)
 from jax_core._src.scipy.special import lax_const as _c
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
 
-@jitted(inline=False)
+@jitted_as("logpmf")
 def betabinom_logpmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0) -> Array:
     """Beta-binomial log probability mass ``log(C(n, y) B(y + a, n - y + b) / B(a, b))`` at
     ``y = floor(k) - loc`` (``-inf`` off the support; NaN unless ``n >= 0``, ``a > 0``, ``b > 0``)."""
