@@ -7,6 +7,18 @@ from collections.abc import Generator
 import pytest
 
 from tests._xla_target import F16_CODEGEN_REASON, raised_f16_codegen_failure
+from tests.oracle import client as oracle
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Starts real JAX's side of the selected modules' live comparisons in the background
+    (``tests/oracle/client.py``: the oracle computes on one core while the tests run)."""
+    modules = {item.module.__name__ for item in items if isinstance(item, pytest.Function) and item.module is not None}
+    oracle.start_prefetch(modules)
+
+
+def pytest_sessionfinish() -> None:
+    oracle.stop_prefetch()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -24,7 +24,7 @@ import jax_core.numpy as jnp
 from jax_core import lax
 from jax_core._src.config import enable_x64
 from jax_core.test_util import check_grads
-from tests.lax._helpers import live_special, special_call
+from tests.lax._helpers import live_special, prefetch_special, special_call
 from tests.oracle.client import Outcome, assert_same, here
 
 COVERED: frozenset[str] = frozenset({"clamp", "reduce_precision", "rng_bit_generator"})
@@ -208,6 +208,9 @@ def test_top_k_errors(name: str, call: Callable[[], object], msg: str) -> None:
 
 
 # -- live JAX --------------------------------------------------------------------------------------
+prefetch_special(DATA, RECORDED)
+
+
 @pytest.fixture(scope="module")
 def live() -> dict[str, Outcome]:
     return live_special(DATA, RECORDED)

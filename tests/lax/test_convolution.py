@@ -38,7 +38,7 @@ from jax_core import lax
 from jax_core._src.config import enable_x64
 from tests._xla_target import F16_CODEGEN_REASON, is_f16_codegen_failure
 from tests.lax._helpers import ErrorCase, assert_within, errors_test, jaxpr_text
-from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need
+from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need, prefetch
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "convolution_jax.npz"
 rng = np.random.default_rng(0)
@@ -220,6 +220,9 @@ def test_exact_cases_and_bounds() -> None:
     assert flipped.leaves is not None
     with pytest.raises(AssertionError, match="outside the tolerance"):
         assert_within(flipped.leaves[0], want, bound)
+
+
+prefetch([call for call, _ in RECORDED.values()])
 
 
 @pytest.fixture(scope="module")

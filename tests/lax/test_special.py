@@ -62,6 +62,7 @@ from tests.lax._helpers import (
     assert_within,
     live_params,
     live_special,
+    prefetch_special,
     special_call,
     special_outputs,
 )
@@ -226,6 +227,9 @@ def test_recorded_tolerances_stay_tight() -> None:
 KNOWN_LIVE_DIFFERENCES: dict[str, tuple[bool, str]] = {
     f"{fn}_float32": (True, LGAMMA_FLOAT32) for fn in ("igamma", "igammac", "igamma_grad_a", "betainc")
 }
+
+
+prefetch_special(DATA, _LAX_CASES)
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ import jax_core as jax
 import jax_core.numpy as jnp
 from jax_core import lax
 from tests.lax._helpers import BOOL, F32, I32, arange, assert_within, live_params
-from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need
+from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need, prefetch
 
 DATA = json.loads((pathlib.Path(__file__).parent.parent / "data" / "windowed_reductions_jax.json").read_text())
 Pads = Sequence[tuple[int, int]]
@@ -225,6 +225,9 @@ KNOWN_LIVE_DIFFERENCES: dict[str, tuple[bool, str]] = {
     str(i): (True, "cumlogsumexp's jvp combines its scan in another order than JAX's associative_scan")
     for i, case in enumerate(CASES) if case["expr"].startswith("jax.grad(lambda v: lax.cumlogsumexp")
 }
+
+
+prefetch([_call(c) for c in CASES])
 
 
 @pytest.fixture(scope="module")

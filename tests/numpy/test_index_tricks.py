@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from jax_core._src.numpy import index_tricks
-from tests.oracle.client import Call, Outcome, assert_same, concretization_head, evaluate, here
+from tests.oracle.client import Call, Outcome, assert_same, concretization_head, evaluate, here, prefetch
 
 EXPRS = [
     # mgrid / ogrid: arange for real steps, linspace for complex ones (a count)
@@ -101,6 +101,7 @@ X64 = [
     "jnp.ogrid[0:2, 0:1:3j]",
 ]
 CALLS = [Call(e) for e in EXPRS] + [Call(e, x64=True) for e in X64]
+prefetch(CALLS)
 IDS = [f"{c.expr}{' [x64]' if c.x64 else ''}" for c in CALLS]
 
 

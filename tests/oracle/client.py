@@ -26,6 +26,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,31 +125,119 @@ def _key(call: Call) -> str:
     )
 
 
-def evaluate(calls: Sequence[Call]) -> list[Outcome]:
-    """Real JAX's outcome of each call, from one subprocess for the calls not yet seen."""
-    need()
+def _run_batch(calls: Sequence[Call]) -> None:
+    """Evaluates ``calls`` in one oracle subprocess and stores the outcomes in ``_CACHE``."""
     exe = python()
     assert exe is not None
-    todo = {_key(c): c for c in calls if _key(c) not in _CACHE}
+    request = [
+        {"expr": c.expr, "x64": c.x64, "inputs": {k: _encode(v) for k, v in c.inputs.items()}}
+        for c in calls
+    ]
+    with subprocess.Popen(
+        [exe, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:  # fmt: skip
+        if threading.current_thread().name == _THREAD:
+            _RUNNING[:] = [proc]
+        try:
+            out, err = proc.communicate(json.dumps(request), timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    if proc.returncode != 0:
+        raise RuntimeError(f"the JAX oracle failed (exit {proc.returncode}):\n{err[-3000:]}")
+    for call, raw in zip(calls, json.loads(out), strict=True):
+        if "leaves" in raw:
+            _CACHE[_key(call)] = Outcome(leaves=tuple(_decode(x) for x in raw["leaves"]))
+        else:
+            _CACHE[_key(call)] = Outcome(error=raw["error"], message=raw["message"])
+
+
+# -- Prefetching -----------------------------------------------------------------------------
+# A test module registers its calls when it is imported (``prefetch``; ``live_fixture`` does it
+# itself). Once pytest has collected, ``start_prefetch`` (tests/conftest.py) evaluates the batches
+# of the selected modules in a background thread, one subprocess per batch as ``evaluate`` does,
+# in collection order: real JAX computes on one core while jax_core's side of the tests runs on
+# the other. ``evaluate`` waits for a batch in flight instead of starting it again.
+
+_THREAD = "jax-oracle-prefetch"
+_REGISTERED: list[tuple[str, tuple[Call, ...]]] = []
+_RUNNING: list[subprocess.Popen[str]] = []  # the prefetch's current subprocess
+_STOP = threading.Event()
+_LOCK = threading.Lock()
+_IN_FLIGHT: dict[str, threading.Event] = {}
+_FAILED: dict[str, str] = {}
+
+
+def prefetch(calls: Sequence[Call], module: str | None = None) -> None:
+    """Registers ``calls`` (a test module's oracle batch) for evaluation ahead of its tests."""
+    name = module if module is not None else sys._getframe(1).f_globals.get("__name__", "")  # pyright: ignore[reportPrivateUsage]
+    _REGISTERED.append((str(name), tuple(calls)))
+
+
+def start_prefetch(modules: set[str]) -> None:
+    """Starts evaluating the registered batches of ``modules`` in a background thread
+    (``JAX_CORE_ORACLE_PREFETCH=0``: not at all, each batch is run when its tests need it)."""
+    if os.environ.get("JAX_CORE_ORACLE_PREFETCH") == "0" or not available():
+        return
+    batches: list[list[Call]] = []
+    with _LOCK:
+        for module, calls in _REGISTERED:
+            if module not in modules:
+                continue
+            batch: dict[str, Call] = {}
+            for c in calls:
+                key = _key(c)
+                if key not in _CACHE and key not in _IN_FLIGHT:
+                    _IN_FLIGHT[key] = threading.Event()
+                    batch[key] = c
+            if batch:
+                batches.append(list(batch.values()))
+    if batches:
+        threading.Thread(target=_prefetch_all, args=(batches,), name=_THREAD, daemon=True).start()
+
+
+def stop_prefetch() -> None:
+    """Ends the prefetch at the end of the session (``pytest -x`` stops early): no oracle
+    subprocess outlives pytest."""
+    _STOP.set()
+    for proc in _RUNNING:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _prefetch_all(batches: list[list[Call]]) -> None:
+    for batch in batches:
+        try:
+            if _STOP.is_set():
+                raise RuntimeError("the session ended")
+            _run_batch(batch)
+        except Exception as err:  # noqa: BLE001  (reported by the evaluate() that needs it)
+            for c in batch:
+                _FAILED[_key(c)] = f"{type(err).__name__}: {err}"
+        finally:
+            with _LOCK:
+                for c in batch:
+                    _IN_FLIGHT.pop(_key(c)).set()
+
+
+def evaluate(calls: Sequence[Call]) -> list[Outcome]:
+    """Real JAX's outcome of each call: from the prefetch, or one subprocess for the calls not
+    yet seen."""
+    need()
+    keys = [_key(c) for c in calls]
+    with _LOCK:
+        waiting = [_IN_FLIGHT[k] for k in keys if k in _IN_FLIGHT]
+    for event in waiting:
+        if not event.wait(4 * TIMEOUT_S):
+            raise RuntimeError("the JAX oracle's prefetch did not answer in time")
+    failed = [_FAILED[k] for k in keys if k in _FAILED]
+    if failed:
+        raise RuntimeError(failed[0])
+    todo = {k: c for k, c in zip(keys, calls, strict=True) if k not in _CACHE}
     if todo:
-        request = [
-            {"expr": c.expr, "x64": c.x64, "inputs": {k: _encode(v) for k, v in c.inputs.items()}}
-            for c in todo.values()
-        ]
-        proc = subprocess.run(
-            [exe, str(WORKER)], input=json.dumps(request), capture_output=True, text=True,
-            timeout=TIMEOUT_S, check=False,
-        )  # fmt: skip
-        if proc.returncode != 0:
-            raise RuntimeError(
-                f"the JAX oracle failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
-            )
-        for key, raw in zip(todo, json.loads(proc.stdout), strict=True):
-            if "leaves" in raw:
-                _CACHE[key] = Outcome(leaves=tuple(_decode(x) for x in raw["leaves"]))
-            else:
-                _CACHE[key] = Outcome(error=raw["error"], message=raw["message"])
-    return [_CACHE[_key(c)] for c in calls]
+        _run_batch(list(todo.values()))
+    return [_CACHE[k] for k in keys]
 
 
 def program_call(program: str, case: str) -> Call:
@@ -164,6 +253,8 @@ def program_call(program: str, case: str) -> Call:
 def live_fixture(calls: Sequence[Call]) -> Any:
     """A module-scoped pytest fixture: real JAX's outcome of every call, keyed by expression, from
     one oracle batch (``live = live_fixture(CALLS)`` in a test module, then ``live[call.expr]``)."""
+
+    prefetch(calls, sys._getframe(1).f_globals.get("__name__", ""))  # pyright: ignore[reportPrivateUsage]
 
     @pytest.fixture(scope="module")
     def live() -> dict[str, Outcome]:
@@ -194,8 +285,8 @@ def here(call: Call) -> Outcome:
 
 
 def concretization_head(message: str | None) -> str:
-    """A concretization error's message up to its documentation link (JAX puts a blank line before
-    the link, jax_core does not)."""
+    """A concretization error's message up to its documentation link (the part that names the
+    problem and where the value came from)."""
     return (message or "").split("\nSee https://")[0].rstrip("\n")
 
 

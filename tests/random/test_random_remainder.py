@@ -13,7 +13,7 @@ import jax_core
 import jax_core.lax
 import jax_core.numpy
 import jax_core.random
-from tests.oracle.client import Call, Outcome, assert_same, concretization_head, evaluate, here
+from tests.oracle.client import Call, Outcome, assert_same, concretization_head, evaluate, here, prefetch
 
 SAMPLES = [
     # pareto, t, chisquare, f
@@ -188,6 +188,7 @@ ERRORS = [
 ]
 
 CALLS = [Call(e) for e in SAMPLES + TRANSFORMED + ERRORS] + [Call(e, x64=True) for e in X64]
+prefetch(CALLS)
 IDS = [f"{c.expr}{' [x64]' if c.x64 else ''}" for c in CALLS]
 
 

@@ -21,7 +21,7 @@ from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.random.primitives import iota_2x32_shape_p
-from tests.oracle.client import Call, assert_same, evaluate, here
+from tests.oracle.client import Call, assert_same, evaluate, here, prefetch
 
 COVERED: frozenset[str] = frozenset(
     {
@@ -139,6 +139,9 @@ _LIVE_GRADS = [
     Call(f"jax.grad(lambda a: random.{f}(random.key(0), a{extra}).sum())(jnp.array({_A}))")
     for f, extra in (("gamma", ""), ("loggamma", ""), ("beta", ", 2.0"))
 ] + [Call(f"jax.jacfwd(lambda a: random.dirichlet(random.key(0), a))(jnp.array({_A[:3]}))")]
+
+
+prefetch(_LIVE_GRADS)
 
 
 def test_gamma_family_grads_bit_identical_to_live_jax() -> None:

@@ -34,7 +34,7 @@ import numpy as np
 import pytest
 
 from tests._xla_target import F16_CODEGEN_REASON, is_f16_codegen_failure
-from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need
+from tests.oracle.client import Call, Outcome, assert_same, evaluate, here, need, prefetch
 
 DATA = pathlib.Path(__file__).parent.parent / "data" / "random_streams.json"
 RECORDED: dict[str, Any] = json.loads(DATA.read_text())
@@ -152,6 +152,9 @@ def test_tolerance_separates_rounding_from_a_wrong_stream() -> None:
     )
     got = np.frombuffer(bytes.fromhex(exact["hex"]), np.float32)
     assert "exact stream differs" in str(mismatch(exact, np.nextafter(got, np.float32(np.inf))))
+
+
+prefetch([Call(c["expr"], x64=c["x64"]) for c in CASES + X64])
 
 
 @pytest.fixture(scope="module")
