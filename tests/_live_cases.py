@@ -9,13 +9,23 @@ own names, where pytest collects them::
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.oracle.client import Call, Outcome, assert_same, here, live_fixture
+from tests.oracle.client import (
+    Call,
+    Outcome,
+    assert_same,
+    concretization_head,
+    evaluate,
+    here,
+    live_fixture,
+    prefetch,
+)
 
 CaseTest = Callable[[str, dict[str, Outcome]], None]
 
@@ -51,3 +61,26 @@ def live_case_tests(
         assert_same(here(Call(expr)), live[expr], expr, messages=True)
 
     return live, test_bit_identical, test_close, test_errors
+
+
+def same_outcome_tests(calls: Sequence[Call]) -> tuple[Any, Callable[[int, list[Outcome]], None]]:
+    """The module's ``live`` fixture (real JAX's outcome of every call, in order: x64 variants of
+    one expression stay apart) and ``test_same_as_live_jax``: values bit for bit, errors with JAX's
+    class and message (a concretization error's up to its documentation link)."""
+    prefetch(calls, sys._getframe(1).f_globals.get("__name__", ""))  # pyright: ignore[reportPrivateUsage]
+    ids = [f"{c.expr}{' [x64]' if c.x64 else ''}" for c in calls]
+
+    @pytest.fixture(scope="module")
+    def live() -> list[Outcome]:
+        return evaluate(calls)
+
+    @pytest.mark.parametrize("index", range(len(calls)), ids=ids)
+    def test_same_as_live_jax(index: int, live: list[Outcome]) -> None:
+        call, theirs = calls[index], live[index]
+        got = here(call)
+        if theirs.error == "ConcretizationTypeError":
+            assert (got.error, concretization_head(got.message)) == (theirs.error, concretization_head(theirs.message))
+            return
+        assert_same(got, theirs, call.expr, messages=theirs.error is not None)
+
+    return live, test_same_as_live_jax

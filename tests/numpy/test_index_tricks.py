@@ -4,12 +4,11 @@ this machine: values, dtypes and shapes bit for bit, errors with JAX's class and
 
 from __future__ import annotations
 
-
 import numpy as np
-import pytest
 
 from jax_core._src.numpy import index_tricks
-from tests.oracle.client import Call, Outcome, assert_same, concretization_head, evaluate, here, prefetch
+from tests._live_cases import same_outcome_tests
+from tests.oracle.client import Call
 
 EXPRS = [
     # mgrid / ogrid: arange for real steps, linspace for complex ones (a count)
@@ -101,24 +100,7 @@ X64 = [
     "jnp.ogrid[0:2, 0:1:3j]",
 ]
 CALLS = [Call(e) for e in EXPRS] + [Call(e, x64=True) for e in X64]
-prefetch(CALLS)
-IDS = [f"{c.expr}{' [x64]' if c.x64 else ''}" for c in CALLS]
-
-
-@pytest.fixture(scope="module")
-def live() -> list[Outcome]:
-    """Real JAX's outcome of every call, in order (one oracle batch)."""
-    return evaluate(CALLS)
-
-
-@pytest.mark.parametrize("index", range(len(CALLS)), ids=IDS)
-def test_same_as_live_jax(index: int, live: list[Outcome]) -> None:
-    call, theirs = CALLS[index], live[index]
-    got = here(call)
-    if theirs.error == "ConcretizationTypeError":
-        assert (got.error, concretization_head(got.message)) == (theirs.error, concretization_head(theirs.message))
-        return
-    assert_same(got, theirs, call.expr, messages=theirs.error is not None)
+live, test_same_as_live_jax = same_outcome_tests(CALLS)
 
 
 def test_builders_are_numpys() -> None:

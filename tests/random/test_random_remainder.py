@@ -5,7 +5,6 @@ and shapes exactly), bad input the same exception class and message, under ``jit
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
@@ -13,7 +12,8 @@ import jax_core
 import jax_core.lax
 import jax_core.numpy
 import jax_core.random
-from tests.oracle.client import Call, Outcome, assert_same, concretization_head, evaluate, here, prefetch
+from tests._live_cases import same_outcome_tests
+from tests.oracle.client import Call
 
 SAMPLES = [
     # pareto, t, chisquare, f
@@ -188,24 +188,7 @@ ERRORS = [
 ]
 
 CALLS = [Call(e) for e in SAMPLES + TRANSFORMED + ERRORS] + [Call(e, x64=True) for e in X64]
-prefetch(CALLS)
-IDS = [f"{c.expr}{' [x64]' if c.x64 else ''}" for c in CALLS]
-
-
-@pytest.fixture(scope="module")
-def live() -> list[Outcome]:
-    """Real JAX's outcome of every call, in order (one oracle batch)."""
-    return evaluate(CALLS)
-
-
-@pytest.mark.parametrize("index", range(len(CALLS)), ids=IDS)
-def test_same_as_live_jax(index: int, live: list[Outcome]) -> None:
-    call, theirs = CALLS[index], live[index]
-    got = here(call)
-    if theirs.error == "ConcretizationTypeError":
-        assert (got.error, concretization_head(got.message)) == (theirs.error, concretization_head(theirs.message))
-        return
-    assert_same(got, theirs, call.expr, messages=theirs.error is not None)
+live, test_same_as_live_jax = same_outcome_tests(CALLS)
 
 
 def test_key_is_jaxs_newtype() -> None:
