@@ -62,9 +62,11 @@ demo: $(STAMP)
 	@$(PY) tools/typecheck_examples.py
 
 # The live comparisons with real JAX (tests/oracle/) run here, so a missing oracle is a failure.
+# pytest-xdist runs one worker per core; a file's tests stay together in one worker, so its
+# module fixtures and its oracle batch are made once (tests/conftest.py).
 pytest: $(STAMP) $(JAX_STAMP)
 	@echo "==> pytest"
-	@JAX_CORE_ORACLE=require $(PY) -m pytest
+	@JAX_CORE_ORACLE=require $(PY) -m pytest -n auto --dist loadfile
 
 # The differential conformance suite (tests/conformance/): the sample also runs inside `make pytest`.
 conformance: $(STAMP) $(JAX_STAMP)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 
 import pytest
@@ -9,12 +10,29 @@ import pytest
 from tests._xla_target import F16_CODEGEN_REASON, raised_f16_codegen_failure
 from tests.oracle import client as oracle
 
+_STARTED: set[str] = set()  # the modules whose oracle batch this xdist worker has started
+
+
+def _module_name(item: pytest.Item) -> str | None:
+    return item.module.__name__ if isinstance(item, pytest.Function) and item.module is not None else None
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Starts real JAX's side of the selected modules' live comparisons in the background
-    (``tests/oracle/client.py``: the oracle computes on one core while the tests run)."""
-    modules = {item.module.__name__ for item in items if isinstance(item, pytest.Function) and item.module is not None}
-    oracle.start_prefetch(modules)
+    (``tests/oracle/client.py``: the oracle computes on one core while the tests run).
+
+    Under pytest-xdist (``make pytest`` runs two workers, whole files each) every worker collects
+    every test but runs only the files it is sent, so a worker starts a module's batch when it
+    runs that module's first test instead (``pytest_runtest_setup``)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        oracle.start_prefetch({m for m in map(_module_name, items) if m is not None})
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    module = _module_name(item)
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None and module not in _STARTED and module is not None:
+        _STARTED.add(module)
+        oracle.start_prefetch({module})
 
 
 def pytest_sessionfinish() -> None:

@@ -439,7 +439,7 @@ def all_cases(tables: Sequence[tuple[str, list[Entry]]]) -> list[Case]:
 
 
 def sample(cases_: Sequence[Case], fraction: float, seed: int = 0) -> list[Case]:
-    """A seed-fixed subset: every entry keeps its representative eager call; the rest by chance."""
+    """A seed-fixed subset: each case is kept with probability ``fraction``."""
     rs = np.random.RandomState(seed)
     keep = rs.uniform(size=len(cases_)) < fraction
     return [c for c, k in zip(cases_, keep, strict=True) if k]
