@@ -10,6 +10,7 @@ import pytest
 from tests._xla_target import F16_CODEGEN_REASON, raised_f16_codegen_failure
 from tests.oracle import client as oracle
 
+_XDIST_WORKER = "PYTEST_XDIST_WORKER" in os.environ
 _STARTED: set[str] = set()  # the modules whose oracle batch this xdist worker has started
 
 
@@ -21,16 +22,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Starts real JAX's side of the selected modules' live comparisons in the background
     (``tests/oracle/client.py``: the oracle computes on one core while the tests run).
 
-    Under pytest-xdist (``make pytest`` runs two workers, whole files each) every worker collects
+    Under pytest-xdist (``make pytest``: one worker per core, whole files each) every worker collects
     every test but runs only the files it is sent, so a worker starts a module's batch when it
     runs that module's first test instead (``pytest_runtest_setup``)."""
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+    if not _XDIST_WORKER:
         oracle.start_prefetch({m for m in map(_module_name, items) if m is not None})
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     module = _module_name(item)
-    if os.environ.get("PYTEST_XDIST_WORKER") is not None and module not in _STARTED and module is not None:
+    if _XDIST_WORKER and module is not None and module not in _STARTED:
         _STARTED.add(module)
         oracle.start_prefetch({module})
 
