@@ -7,9 +7,11 @@ Use it as ``import jax_core as jax`` and ``import jax_core.numpy as jnp``.
 from jax_core import ad_checkpoint as ad_checkpoint
 from jax_core import custom_batching as custom_batching
 from jax_core import custom_derivatives as custom_derivatives
+from jax_core import debug as debug
 from jax_core import dlpack as dlpack
 from jax_core import dtypes as dtypes
 from jax_core import errors as errors
+from jax_core import experimental as experimental
 from jax_core import flatten_util as flatten_util
 from jax_core import image as image
 from jax_core import lax as lax
@@ -74,6 +76,8 @@ from jax_core._src.runtime.environment import local_device_count as local_device
 from jax_core._src.runtime.environment import print_environment_info as print_environment_info
 from jax_core._src.runtime.transfer import device_get as device_get
 from jax_core._src.runtime.transfer import device_put as device_put
+from jax_core._src.callbacks.pure import pure_callback as pure_callback
+from jax_core._src.runtime.tokens import effects_barrier as effects_barrier
 from jax_core._src.transforms.ad_api import closure_convert as closure_convert
 from jax_core._src.transforms.ad_api import jvp as jvp
 from jax_core._src.transforms.ad_api import linear_transpose as linear_transpose

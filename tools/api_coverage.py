@@ -98,7 +98,8 @@ NAME_OWNERS: dict[str, str] = {
             "jax.lax.ppermute*", "jax.lax.pshuffle*", "jax.lax.pswapaxes*", "jax.lax.psend*",
             "jax.lax.precv*", "jax.lax.axis_index*", "jax.lax.axis_size*", "jax.lax.pbroadcast*",
             "jax.lax.pcast*", "jax.lax.pvary*", "jax.lax.with_sharding_constraint",
-            "jax.lax.sharding_constraint_p", "jax.memory",
+            "jax.lax.sharding_constraint_p", "jax.memory", "jax.debug.visualize_array_sharding",
+            "jax.debug.visualize_sharding", "jax.debug.inspect_array_sharding",
         ),
         SHARDING,
     ),
@@ -127,12 +128,12 @@ NAME_OWNERS: dict[str, str] = {
 
 def owner(module: str, name: str) -> str | None:
     """The other issue that owns ``module.name``, or None when this issue owns it."""
+    full = f"{module}.{name}"
+    for pattern, who in NAME_OWNERS.items():  # a name's owner first: it may differ from its module's
+        if fnmatch.fnmatchcase(full, pattern):
+            return who
     for mod, who in MODULE_OWNERS.items():
         if module == mod or module.startswith(mod + "."):
-            return who
-    full = f"{module}.{name}"
-    for pattern, who in NAME_OWNERS.items():
-        if fnmatch.fnmatchcase(full, pattern):
             return who
     return None
 

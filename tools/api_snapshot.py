@@ -27,6 +27,8 @@ MODULES = [
     "jax_core.tree",
     "jax_core.dtypes",
     "jax_core.errors",
+    "jax_core.debug",
+    "jax_core.experimental",
     "jax_core.typing",
     "jax_core.sharding",
     "jax_core.random",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from jax_core._src import config
 from jax_core._src.core.once import once
@@ -35,12 +35,26 @@ class ExecuteResults(Protocol):
         """Builds the output arrays with one result handler per output."""
         ...
 
+    def consume_token(self) -> ShardedToken:
+        """The token of the execution (when run ``with_tokens``): ready once it has finished,
+        side effects included."""
+        ...
+
+
+class ShardedToken(Protocol):
+    """jaxlib's ``ShardedToken``: the runtime token of one execution on its devices."""
+
+    def block_until_ready(self) -> None:
+        """Waits until the execution, and its side effects, have finished."""
+        ...
+
 
 class LoadedExecutable(Protocol):
     """jaxlib's ``LoadedExecutable``: a computation compiled and loaded on devices."""
 
-    def execute_sharded(self, arguments: Sequence[object], /) -> ExecuteResults:
-        """Runs on one device array per argument (asynchronously)."""
+    def execute_sharded(self, arguments: Sequence[object], /, *, with_tokens: bool = False) -> ExecuteResults:
+        """Runs on one device array per argument (asynchronously); ``with_tokens``: also gives
+        the execution's runtime token (``consume_token``)."""
         ...
 
     def hlo_modules(self) -> list[HloModule]:
@@ -89,6 +103,7 @@ class Client(Protocol):
         executable_devices: DeviceList,
         compile_options: CompileOptions,
         /,
+        host_callbacks: Sequence[Callable[..., Any]] = (),
     ) -> LoadedExecutable:
         """Compiles a StableHLO module and loads it on ``executable_devices``."""
         ...

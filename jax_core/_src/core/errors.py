@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from jax_core._src.lib import jax_ext
+
 _DOCS = "https://docs.jax.dev/en/latest/101/errors.html#jax.errors."
 
 
@@ -40,8 +44,16 @@ class KeyReuseError(RuntimeError):
     """A PRNG key was used twice (reserved; raised by the random module when checking)."""
 
 
-class JaxRuntimeError(RuntimeError):
-    """An error raised by the XLA runtime while executing a computation."""
+if TYPE_CHECKING:
+
+    class JaxRuntimeError(RuntimeError):
+        """An error raised by the XLA runtime while executing a computation."""
+
+else:
+    # jaxlib's own class, which the runtime raises (a failed callback, an XLA error): ``except
+    # jax_core.errors.JaxRuntimeError`` catches what executions raise, as in JAX.
+    JaxRuntimeError = jax_ext.JaxRuntimeError
+    JaxRuntimeError.__module__ = "jax_core.errors"
 
 
 class JAXIndexError(IndexError):

@@ -23,6 +23,7 @@ from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.effects import Effect, Effects, no_effects
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.source_info import SourceInfo, swap_source
 from jax_core._src.lib import pretty_printer as pp
@@ -82,7 +83,7 @@ Atom: TypeAlias = Var | Literal
 class JaxprEqn:
     """One equation: ``outvars = primitive[params] invars``."""
 
-    __slots__ = ("invars", "outvars", "primitive", "params", "source_info")
+    __slots__ = ("invars", "outvars", "primitive", "params", "source_info", "_effects")
 
     invars: list[Atom]
     outvars: list[Var]
@@ -103,6 +104,17 @@ class JaxprEqn:
         self.primitive = primitive
         self.params = params
         self.source_info = source_info
+        self._effects: Effects | None = None
+
+    @property
+    def effects(self) -> Effects:
+        """What the equation does besides computing its outputs (its primitive's ``effects`` rule,
+        else the effects of the jaxprs among its params)."""
+        found = self._effects
+        if found is None:
+            rule = self.primitive.rules.effects
+            found = self._effects = rule(**self.params) if rule is not None else params_effects(self.params)
+        return found
 
     def __repr__(self) -> str:
         return pp.format(pp_eqn(self, NameContext()), 80)
@@ -111,7 +123,7 @@ class JaxprEqn:
 class Jaxpr:
     """A function in the IR: constant and input variables, equations, outputs."""
 
-    __slots__ = ("constvars", "invars", "outvars", "eqns", "__weakref__")
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "_effects", "__weakref__")
 
     constvars: list[Var]
     invars: list[Var]
@@ -129,6 +141,18 @@ class Jaxpr:
         self.invars = invars
         self.outvars = outvars
         self.eqns = eqns
+        self._effects: Effects | None = None
+
+    @property
+    def effects(self) -> Effects:
+        """The union of its equations' effects."""
+        found = self._effects
+        if found is None:
+            joined: set[Effect] = set()
+            for eqn in self.eqns:
+                joined.update(eqn.effects)
+            found = self._effects = frozenset(joined) if joined else no_effects
+        return found
 
     @property
     def in_avals(self) -> list[ShapedArray]:
@@ -178,6 +202,11 @@ class ClosedJaxpr:
         """The equations."""
         return self.jaxpr.eqns
 
+    @property
+    def effects(self) -> Effects:
+        """The effects of its jaxpr."""
+        return self.jaxpr.effects
+
     def pretty_print(self, width: int = 80) -> str:
         """The jaxpr in JAX's text format."""
         return self.jaxpr.pretty_print(width)
@@ -188,8 +217,22 @@ class ClosedJaxpr:
     __repr__ = __str__
 
 
+def params_effects(params: dict[str, Any]) -> Effects:
+    """The union of the effects of the jaxprs among ``params`` (also inside tuples): the effects
+    of a higher-order primitive's equation unless its rules say otherwise."""
+    found: set[Effect] = set()
+    for value in params.values():
+        if isinstance(value, (Jaxpr, ClosedJaxpr)):
+            found.update(value.effects)
+        elif isinstance(value, tuple):
+            for item in cast("tuple[object, ...]", value):
+                if isinstance(item, (Jaxpr, ClosedJaxpr)):
+                    found.update(item.effects)
+    return frozenset(found) if found else no_effects
+
+
 def dce_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` without the equations none of its outputs depend on (no primitive has effects);
+    """``jaxpr`` without the equations none of its outputs depend on and that have no effects;
     its inputs and outputs stay. Equations whose primitive has a ``dce`` rule are replaced by
     what the rule gives for the outputs that are used."""
     pruned, _ = dce_jaxpr_used(jaxpr, [True] * len(jaxpr.outvars), instantiate=True)
@@ -208,11 +251,11 @@ def dce_jaxpr_used(
     changed = False
     for eqn in reversed(jaxpr.eqns):
         used = [v in live for v in eqn.outvars]
-        if not any(used):
+        if not any(used) and not eqn.effects:
             changed = True
             continue
         rule = eqn.primitive.rules.dce
-        if rule is not None:
+        if rule is not None and not eqn.effects:
             _, new = rule(used, eqn)
             changed = changed or new is not eqn
             if new is None:

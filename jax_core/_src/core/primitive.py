@@ -17,6 +17,7 @@ from jax_core._src.core.avals import ShapedArray
 if TYPE_CHECKING:
     from jaxlib.mlir import ir
 
+    from jax_core._src.core.effects import Effects
     from jax_core._src.core.jaxpr import JaxprEqn
     from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
@@ -66,6 +67,11 @@ called as ``rule(used_outputs, eqn)``; returns which operands the replacement re
 replacement equation (binding only the used outputs, ``eqn.outvars`` filtered), or ``None`` to
 drop it. Without a rule an equation with a used output is kept whole."""
 
+EffectsRule = Callable[..., "Effects"]
+"""The effects of one application, from its params (called as ``rule(**params)``); without a
+rule, the union of the effects of the jaxprs among the params (none for a first-order
+primitive)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
@@ -82,6 +88,7 @@ class Rules:
     forward: ForwardRule | None = None
     const_fold: ConstFoldRule | None = None
     dce: DceRule | None = None
+    effects: EffectsRule | None = None
 
 
 _ImplHook = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]

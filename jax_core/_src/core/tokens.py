@@ -71,6 +71,11 @@ class Token:
     def __init__(self, buf: Any) -> None:
         self._buf = buf
 
+    @property
+    def buffer(self) -> Any:
+        """The ``bool[0]`` device array that stands for the token."""
+        return self._buf
+
     def block_until_ready(self) -> None:
         """Waits for the computation that produced the token."""
         self._buf.block_until_ready()

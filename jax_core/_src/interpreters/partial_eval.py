@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple, TypeAlias
 
+from jax_core._src.core.effects import partial_eval_kept_effects
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
-from jax_core._src.core.trace import Trace, set_current_trace
+from jax_core._src.core.trace import Trace, Tracer, get_aval, set_current_trace
 from jax_core._src.interpreters.staging import (
     DebugInfo,
     JaxprTrace,
@@ -96,7 +97,10 @@ class PartialEvalTrace(Trace):
         unknown = [self.is_unknown(a) for a in args]
         if not any(unknown):
             with set_current_trace(self.parent):
-                return primitive.bind(*args, **params)
+                out = primitive.bind(*args, **params)
+            if isinstance(self.staged, _RecomputingTrace) and self.staged.replays(primitive, args, params):
+                self.staged.process_primitive(primitive, args, params)
+            return out
         rule = primitive.rules.partial_eval
         if rule is None or all(unknown):
             return self.staged.process_primitive(primitive, args, params)
@@ -135,6 +139,19 @@ class _RecomputingTrace(JaxprTrace):
         self.saveable = saveable
         self.saved: set[Var] = set()  # residual outputs of higher-order equations split under the policy
         self._by_var: dict[Var, JaxprTracer] = {}
+
+    def replays(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> bool:
+        """Whether a known equation with effects that rematerialization keeps (``debug.print``,
+        ``debug.callback``: ``partial_eval_kept_effects``) is also staged, as JAX's remat does:
+        when the policy does not save it, or when all its operands are inputs anyway (it then runs
+        in the forward pass and again where the backward pass recomputes)."""
+        rule = primitive.rules.effects
+        if rule is None or not partial_eval_kept_effects.filter_in(rule(**params)):
+            return False
+        avals = [a.aval if isinstance(a, Tracer) else get_aval(a) for a in args]
+        if not saves(self.saveable(primitive, *avals, **params)):
+            return True
+        return all(isinstance(a, JaxprTracer) and a.belongs_to(self.known) and a.jaxpr_var in self.known.invars for a in args)
 
     def const_tracer(self, x: Any) -> JaxprTracer:
         """Known tracers made by unsaveable equations are replayed here; others are residuals."""

@@ -102,3 +102,9 @@ def compare(
 def i64_list(values: Sequence[int]) -> ir.DenseI64ArrayAttr:
     """A dense i64 array attribute."""
     return ir.DenseI64ArrayAttr.get(list(values))
+
+
+def token_type() -> ir.Type:
+    """XLA's token type (``!stablehlo.token``)."""
+    token: ir.Type = hlo.TokenType.get()
+    return token

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import numpy as np
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.effects import Effect, ordered_in
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jax_core._src.core.primitive import LowerRule
 from jax_core._src.lib.mlir import func, ir
@@ -18,18 +21,100 @@ from jax_core._src.lowering import hlo
 from jax_core._src.lowering.ir_types import make_ir_context, value_ir_type
 
 
+@dataclasses.dataclass
+class ModuleContext:
+    """What the lowering of one module accumulates: the Python callables its host callbacks
+    call (passed to the compiler; a callback's custom call names its index here), and the current
+    token of each ordered effect at the insertion point (the value the next operation with that
+    effect consumes, and replaces with the token it produces)."""
+
+    host_callbacks: list[Callable[..., Any]] = dataclasses.field(default_factory=lambda: [])
+    tokens: dict[Effect, ir.Value[ir.Type]] = dataclasses.field(default_factory=lambda: {})
+
+
+class _CurrentModule(threading.local):
+    context: ModuleContext | None = None
+
+
+_current_module = _CurrentModule()
+
+
+@contextlib.contextmanager
+def lowering_module(context: ModuleContext) -> Generator[ModuleContext]:
+    """Makes ``context`` the module being lowered on this thread."""
+    previous = _current_module.context
+    _current_module.context = context
+    try:
+        yield context
+    finally:
+        _current_module.context = previous
+
+
+def module_context() -> ModuleContext:
+    """The module being lowered on this thread."""
+    context = _current_module.context
+    if context is None:
+        raise AssertionError("no module is being lowered (lower_closed_jaxpr sets one)")
+    return context
+
+
 @dataclasses.dataclass(frozen=True)
 class LoweringRuleContext:
-    """What a lowering rule knows besides its operands: input and output avals."""
+    """What a lowering rule knows besides its operands: input and output avals, and the module
+    being lowered (its tokens and host callbacks)."""
 
     avals_in: Sequence[ShapedArray]
     avals_out: Sequence[ShapedArray]
+
+    def token(self, effect: Effect) -> ir.Value[ir.Type]:
+        """The current token of the ordered ``effect``."""
+        tokens = module_context().tokens
+        if effect not in tokens:
+            raise AssertionError(f"no token is threaded for the ordered effect {effect}")
+        return tokens[effect]
+
+    def set_token(self, effect: Effect, token: ir.Value[ir.Type]) -> None:
+        """Makes ``token`` (produced by an operation with ``effect``) the current token."""
+        module_context().tokens[effect] = token
+
+    def add_host_callback(self, callback: Callable[..., Any]) -> int:
+        """Registers a Python callable the compiled module calls; returns its index."""
+        callbacks = module_context().host_callbacks
+        callbacks.append(callback)
+        return len(callbacks) - 1
 
     def lower_jaxpr(
         self, jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[ir.Value[ir.Type]]
     ) -> list[ir.Value[ir.Type]]:
         """Lowers a sub-jaxpr inline (for call-like primitives such as ``jit``)."""
         return lower_jaxpr_body(jaxpr, [hlo.constant(c) for c in consts], args)
+
+
+def tokens_of(effects: Sequence[Effect]) -> list[ir.Value[ir.Type]]:
+    """The current tokens of the ordered ``effects`` (what a region takes in)."""
+    tokens = module_context().tokens
+    return [tokens[e] for e in effects]
+
+
+def set_tokens(effects: Sequence[Effect], values: Sequence[ir.Value[ir.Type]]) -> None:
+    """Makes ``values`` the current tokens of ``effects`` (what a region gave back)."""
+    module_context().tokens.update(zip(effects, values, strict=True))
+
+
+@contextlib.contextmanager
+def token_region(effects: Sequence[Effect], tokens_in: Sequence[ir.Value[ir.Type]]) -> Generator[None]:
+    """Lowering a region (a branch, a loop body) that threads the tokens of ``effects``: inside,
+    their current tokens are ``tokens_in`` (the region's token arguments, or captured values);
+    the region returns ``tokens_of(effects)`` before leaving; afterwards the tokens are the
+    enclosing region's again (the caller sets them to the op's token results)."""
+    tokens = module_context().tokens
+    saved = dict(tokens)
+    tokens.update(zip(effects, tokens_in, strict=True))
+    try:
+        yield
+    finally:
+        tokens.clear()
+        tokens.update(saved)
 
 
 def lower_jaxpr_body(
@@ -86,6 +171,11 @@ class LoweredModule:
     in_avals: tuple[ShapedArray, ...]
     out_avals: tuple[ShapedArray, ...]
     donated_invars: tuple[bool, ...]
+    ordered_effects: tuple[Effect, ...] = ()
+    """One token parameter and result each, before the others (``!stablehlo.token``)."""
+    host_callbacks: tuple[Callable[..., Any], ...] = ()
+    has_effects: bool = False
+    """Whether it has any effect (then the runtime keeps its output token for ``effects_barrier``)."""
 
     def as_text(self, debug_info: bool = False) -> str:
         """The module as MLIR text (StableHLO); ``debug_info``: with the ops' locations."""
@@ -111,19 +201,23 @@ def lower_closed_jaxpr(
     in_avals = tuple(jaxpr.in_avals)
     out_avals = tuple(jaxpr.out_avals)
     donated = tuple(donated_invars) if donated_invars is not None else (False,) * len(in_avals)
+    ordered = tuple(ordered_in(jaxpr.effects))
     ctx = make_ir_context()
-    with ctx, ir.Location.unknown():
+    context = ModuleContext()
+    with ctx, ir.Location.unknown(), lowering_module(context):
         module = ir.Module.create()
         module.operation.attributes["sym_name"] = ir.StringAttr.get(_module_name(name))
         i32 = ir.IntegerType.get_signless(32)
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, 1)
         module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
-        in_types = [value_ir_type(a) for a in in_avals]
-        out_types = [value_ir_type(a) for a in out_avals]
+        token_types: list[ir.Type] = [hlo.token_type() for _ in ordered]
+        in_types = [*token_types, *(value_ir_type(a) for a in in_avals)]
+        out_types = [*token_types, *(value_ir_type(a) for a in out_avals)]
+        token_attr = ir.DictAttr.get({"jax.token": ir.BoolAttr.get(True)})
         with ir.InsertionPoint(module.body):
             fn = func.FuncOp("main", ir.FunctionType.get(in_types, out_types))
             fn.attributes["sym_visibility"] = ir.StringAttr.get("public")
-            arg_attrs: list[ir.Attribute] = []
+            arg_attrs: list[ir.Attribute] = [token_attr for _ in ordered]
             aliased: set[int] = set()
             for i, aval in enumerate(in_avals):
                 attrs: dict[str, ir.Attribute] = {}
@@ -134,19 +228,23 @@ def lower_closed_jaxpr(
                     )
                     if out_index is not None:
                         aliased.add(out_index)
-                        attrs["tf.aliasing_output"] = ir.IntegerAttr.get(i32, out_index)
+                        attrs["tf.aliasing_output"] = ir.IntegerAttr.get(i32, len(ordered) + out_index)
                 arg_attrs.append(ir.DictAttr.get(attrs))
             fn.arg_attrs = ir.ArrayAttr.get(arg_attrs)
             fn.result_attrs = ir.ArrayAttr.get(
-                [ir.DictAttr.get({"jax.result_info": ir.StringAttr.get(_result_info(i, len(out_avals)))}) for i in range(len(out_avals))]
+                [token_attr for _ in ordered]
+                + [ir.DictAttr.get({"jax.result_info": ir.StringAttr.get(_result_info(i, len(out_avals)))}) for i in range(len(out_avals))]
             )
             entry = fn.add_entry_block()
             with ir.InsertionPoint(entry):
                 consts = [hlo.constant(c) for c in closed.consts]
                 params: list[ir.Value[ir.Type]] = list(entry.arguments)
-                outs = lower_jaxpr_body(jaxpr, consts, params)
-                func.ReturnOp(outs)
-    return LoweredModule(module, ctx, in_avals, out_avals, donated)
+                context.tokens.update(zip(ordered, params[: len(ordered)]))
+                outs = lower_jaxpr_body(jaxpr, consts, params[len(ordered) :])
+                func.ReturnOp([*(context.tokens[e] for e in ordered), *outs])
+    return LoweredModule(
+        module, ctx, in_avals, out_avals, donated, ordered, tuple(context.host_callbacks), bool(jaxpr.effects)
+    )
 
 
 def _result_info(i: int, n: int) -> str:

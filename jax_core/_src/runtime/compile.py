@@ -9,14 +9,18 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
 from jax_core._src import config, dtypes
 from jax_core._src.backend import client
 from jax_core._src.backend.client import CompileOptions, CppSharding, LoadedExecutable
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.tokens import AbstractToken, Token
+from jax_core._src.core.effects import Effect
+from jax_core._src.core.tokens import AbstractToken, Token, abstract_token
 from jax_core._src.lib import jax_ext, xla_client
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
 from jax_core._src.runtime import compilation_cache
+from jax_core._src.runtime.tokens import runtime_tokens
 
 if TYPE_CHECKING:
     from jax_core._src.sharding.shardings import Device
@@ -35,12 +39,31 @@ class Executable:
     out_shardings: tuple[CppSharding, ...]
     handlers: tuple[object, ...]  # jaxlib ``ResultHandler``s, opaque to Python
     device: Device
+    committed: bool = False
+    """Whether its results are committed to ``device``."""
+    ordered_effects: tuple[Effect, ...] = ()
+    """Its first arguments and results are the tokens of these (``runtime/tokens.py``)."""
+    has_effects: bool = False
+    """Whether it has effects (calls then go through the runtime tokens, and never through jit's
+    C++ fast path)."""
 
     def call(self, args: Sequence[Any]) -> list[Any]:
         """Runs on device arrays; returns device arrays (asynchronously computed)."""
+        if self.has_effects:
+            return self._call_with_tokens(args)
         results = self.loaded.execute_sharded(args)
         outs: list[Any] = results.consume_with_handlers(list(self.handlers))
         return outs
+
+    def _call_with_tokens(self, args: Sequence[Any]) -> list[Any]:
+        effects = self.ordered_effects
+        tokens_in = runtime_tokens.token_inputs(effects, self.device)
+        results = self.loaded.execute_sharded([*tokens_in, *args], with_tokens=True)
+        runtime_token = results.consume_token()
+        handlers = [*(_token_handler(self.device) for _ in effects), *self.handlers]
+        outs: list[Any] = results.consume_with_handlers(handlers)
+        runtime_tokens.set_outputs(effects, outs[: len(effects)], runtime_token, self.device)
+        return outs[len(effects) :]
 
     def as_text(self) -> str:
         """The optimized HLO text of the compiled computation."""
@@ -58,17 +81,21 @@ class Executable:
         return {str(k): float(v) for k, v in dict(cast(Mapping[str, Any], raw)).items()}
 
 
-def _result_handler(aval: ShapedArray, sharding: CppSharding) -> object:
+def _result_handler(aval: ShapedArray, sharding: CppSharding, committed: bool = False) -> object:
     """Builds an output array from its buffer; an extended dtype's (a PRNG key's) wraps its data,
     a token's buffer becomes a ``Token``."""
     if isinstance(aval, AbstractToken):
-        buffer = jax_ext.array_result_handler(ShapedArray(aval.shape, aval.dtype), sharding, False)
+        buffer = jax_ext.array_result_handler(ShapedArray(aval.shape, aval.dtype), sharding, committed)
         return buffer.wrap(Token)
     if dtypes.is_extended_dtype(aval.dtype):
         rules: Any = aval.dtype._rules  # pyright: ignore[reportPrivateUsage]
-        physical = jax_ext.array_result_handler(rules.physical_aval(aval), sharding, False)
+        physical = jax_ext.array_result_handler(rules.physical_aval(aval), sharding, committed)
         return physical.wrap(functools.partial(rules.wrap, aval))
-    return jax_ext.array_result_handler(aval, sharding, False)
+    return jax_ext.array_result_handler(aval, sharding, committed)
+
+
+def _token_handler(device: Device) -> object:
+    return _result_handler(abstract_token, client.single_device_sharding(device))
 
 
 def _module_name(lowered: LoweredModule) -> str:
@@ -117,15 +144,23 @@ def compile_options(compiler_options: Mapping[str, Any] | None = None) -> Any:
 
 
 def compile_module(
-    lowered: LoweredModule, device: Device | None = None, compiler_options: Mapping[str, Any] | None = None
+    lowered: LoweredModule,
+    device: Device | None = None,
+    compiler_options: Mapping[str, Any] | None = None,
+    *,
+    committed: bool = False,
 ) -> Executable:
-    """Compiles a lowered module for one device (with ``compiler_options``, see
-    ``compile_options``)."""
+    """Compiles a lowered module for one device (default: the default device; with
+    ``compiler_options``, see ``compile_options``); its results are ``committed`` to it or not."""
     dev = client.default_device() if device is None else device
-    options = cast(CompileOptions, compile_options(compiler_options))
+    options_any = compile_options(compiler_options)
+    options_any.device_assignment = _xc.DeviceAssignment.create(np.array([[dev.id]]))
+    options = cast(CompileOptions, options_any)
     backend = client.backend()
     devices = client.device_list((dev,))
-    if compilation_cache.cache_dir() is None:
+    if lowered.host_callbacks:  # Python callables cannot be serialized: never cached on disk
+        loaded = backend.compile_and_load(lowered.module, devices, options, list(lowered.host_callbacks))
+    elif compilation_cache.cache_dir() is None:
         loaded = backend.compile_and_load(lowered.module, devices, options)
     else:
         raw: Any = backend
@@ -140,7 +175,7 @@ def compile_module(
             lambda data: raw.deserialize_executable(data, devices, options),
         )
     sharding = client.single_device_sharding(dev)
-    handlers: tuple[object, ...] = tuple(_result_handler(a, sharding) for a in lowered.out_avals)
+    handlers: tuple[object, ...] = tuple(_result_handler(a, sharding, committed) for a in lowered.out_avals)
     return Executable(
         loaded,
         lowered.in_avals,
@@ -148,4 +183,7 @@ def compile_module(
         (sharding,) * len(lowered.out_avals),
         handlers,
         dev,
+        committed,
+        lowered.ordered_effects,
+        lowered.has_effects,
     )

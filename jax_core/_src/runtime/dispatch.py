@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jax_core._src import config
 from jax_core._src.core.avals import ShapedArray
@@ -21,7 +21,10 @@ from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile
 from jax_core._src.runtime.compile import Executable, compile_module
-from jax_core._src.runtime.transfer import to_device_input
+from jax_core._src.runtime.transfer import placement, to_device_input
+
+if TYPE_CHECKING:
+    from jax_core._src.sharding.shardings import Device
 
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[Any, ...], Executable] = OrderedDict()
@@ -34,9 +37,16 @@ def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(sorted(params.items()))
 
 
-def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any]) -> Executable:
-    """The cached executable that applies ``primitive`` to inputs with these avals."""
-    key = (primitive, _hashable_params(params), avals, config.jit_key())
+def primitive_executable(
+    primitive: Primitive,
+    avals: tuple[ShapedArray, ...],
+    params: dict[str, Any],
+    device: Device | None = None,
+    committed: bool = False,
+) -> Executable:
+    """The cached executable that applies ``primitive`` to inputs with these avals (on ``device``,
+    default: the default device)."""
+    key = (primitive, _hashable_params(params), avals, config.jit_key(), device, committed)
     with _cache_lock:
         exe = _cache.get(key)
         if exe is not None:
@@ -46,7 +56,7 @@ def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], p
     outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
     jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
     log_compile(primitive.name, avals)
-    compiled = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name))
+    compiled = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name), device, committed=committed)
     with _cache_lock:
         exe = _cache.setdefault(key, compiled)
         if len(_cache) > _CACHE_SIZE:
@@ -59,9 +69,16 @@ def primitive_executable(primitive: Primitive, avals: tuple[ShapedArray, ...], p
 def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
     """Evaluates ``primitive`` on concrete inputs."""
     avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
-    exe = primitive_executable(primitive, avals, params)
-    check_execution(primitive.name)
-    outs = exe.call([to_device_input(x) for x in args])
+    if any(type(x) is ArrayImpl and x._committed for x in args):
+        # Committed inputs: it runs on their device, and so do its results (as in JAX).
+        device, committed = placement(args, None, primitive.name)
+        exe = primitive_executable(primitive, avals, params, device, committed)
+        check_execution(primitive.name)
+        outs = exe.call([to_device_input(x, device) for x in args])
+    else:
+        exe = primitive_executable(primitive, avals, params)
+        check_execution(primitive.name)
+        outs = exe.call([to_device_input(x) for x in args])
     if checking_values():
         try:
             check_values(outs, exe.out_avals)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from types import ModuleType
+from collections.abc import Sequence
 from typing import Any, Final, overload
 
 import numpy as np
@@ -46,7 +47,7 @@ from jax_core._src.tree.tree_util import broadcast_prefix, tree_flatten, tree_un
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
-__all__ = ["device_get", "device_put", "ensure_single_device"]
+__all__ = ["device_get", "device_put", "ensure_single_device", "placement"]
 
 _jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
 _COPY: Final[Any] = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
@@ -281,21 +282,68 @@ def ensure_single_device(x: Any, device: Device | None = None) -> Any:
     return _put_host(np.asarray(x), bool(x.aval.weak_type), target, committed=False)
 
 
-def to_device_input(x: Any) -> Any:
-    """An argument for a one-device executable: a device array on one device.
+def _single_device(x: Any) -> Device | None:
+    cpp = x._sharding
+    if type(cpp) is _CPP_SINGLE:
+        found: Device = cpp._device
+        return found
+    s = from_cpp_sharding(cpp)
+    return s._device_assignment[0] if s.num_devices == 1 else None  # pyright: ignore[reportPrivateUsage]
 
-    Device arrays spanning several devices are gathered, ``__jax_array__`` objects
-    converted, and host values (NumPy arrays, Python scalars) copied to the device.
+
+def placement(
+    args: Sequence[Any], device: Device | None = None, fun_name: str = "computation", arg_names: Sequence[str] | None = None
+) -> tuple[Device, bool]:
+    """Where a one-device computation on ``args`` runs, and whether its results are committed
+    (as JAX): on ``device`` when given; else on the device of the committed arguments (JAX's
+    ``ValueError`` when they are on different devices); else on the default device, uncommitted."""
+    if device is not None:
+        return device, True
+    found: Device | None = None
+    first = 0
+    for i, x in enumerate(args):
+        if type(x) is ArrayImpl and x._committed:
+            d = _single_device(x)
+            if d is None:
+                continue  # spans several devices: gathered onto the computation's device
+            if found is None:
+                found, first = d, i
+            elif d != found:
+
+                def describe(j: int, dev: Device) -> str:
+                    name = arg_names[j] if arg_names is not None and j < len(arg_names) else f"args[{j}]"
+                    return f"argument {name} of {fun_name} with shape {args[j].aval} and with device ids [{dev.id}] on platform CPU"
+
+                raise ValueError(
+                    f"Received incompatible devices for jitted computation. Got {describe(first, found)} and {describe(i, d)}"
+                )
+    if found is None:
+        return client.default_device(), False
+    return found, True
+
+
+def to_device_input(x: Any, device: Device | None = None) -> Any:
+    """An argument for a one-device executable (on ``device``, default: the default device): a
+    device array on that device.
+
+    Device arrays spanning several devices are gathered, arrays on another device copied,
+    ``__jax_array__`` objects converted, and host values (NumPy arrays, Python scalars) copied to
+    the device.
     """
     if type(x) is ArrayImpl:
         check_not_deleted(x)
-        return ensure_single_device(x)
+        if device is None:
+            return ensure_single_device(x)
+        x = ensure_single_device(x, device)
+        if _single_device(x) != device:
+            return _put_host(np.asarray(x), bool(x.aval.weak_type), client.single_device_sharding(device), committed=False)
+        return x
     if type(x) is Token:  # its bool[0] buffer stands for the token, as in JAX
-        return to_device_input(x._buf)  # pyright: ignore[reportPrivateUsage]
+        return to_device_input(x._buf, device)  # pyright: ignore[reportPrivateUsage]
     dtype = getattr(x, "dtype", None)
     if dtypes.is_extended_dtype(dtype):  # e.g. a PRNG key array: its data
-        return to_device_input(dtype._rules.physical_const(x))  # pyright: ignore[reportPrivateUsage]
+        return to_device_input(dtype._rules.physical_const(x), device)  # pyright: ignore[reportPrivateUsage]
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
-        return to_device_input(jax_array())
-    return device_put_host(x)
+        return to_device_input(jax_array(), device)
+    return device_put_host(x, device)

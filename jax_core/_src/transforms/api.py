@@ -14,10 +14,12 @@ from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.source_info import named_scope
 from jax_core._src.core.trace import Tracer
 from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
+from jax_core._src.runtime.tokens import effects_barrier
+from jax_core._src.sharding.shardings import Device
 from jax_core._src.transforms.ad_api import vjp
 from jax_core._src.transforms.jit import Inline, abstractify, make_jit
 from jax_core._src.transforms.stages import Lowered, Traced
-from jax_core._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_leaves, tree_unflatten
 from jax_core._src.typing.basearray import Array
 
 P = ParamSpec("P")
@@ -92,6 +94,8 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    device: Device | None = None,
+    backend: str | None = None,
     inline: bool | Inline = False,
 ) -> Jitted[P, R]: ...
 
@@ -105,6 +109,8 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    device: Device | None = None,
+    backend: str | None = None,
     inline: bool | Inline = False,
 ) -> JitDecorator: ...
 
@@ -117,6 +123,8 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    device: Device | None = None,
+    backend: str | None = None,
     inline: bool | Inline = False,
 ) -> Jitted[P, R] | JitDecorator:
     """Compiles ``fun`` with XLA; calls with new shapes/dtypes/static values retrace.
@@ -127,7 +135,9 @@ def jit(
     Usable as ``@jit``, ``jit(f, ...)`` and ``@jit(static_argnames=...)``. With
     ``inline=Inline.JAX_EARLY`` a call made while tracing is traced straight into the caller's
     jaxpr instead of becoming a nested ``jit`` equation (``True``, ``Inline.JAX_LATE``, and the
-    others keep the equation; its body is inlined when lowering).
+    others keep the equation; its body is inlined when lowering). ``device`` runs it on that
+    device (its results committed there); without it, it runs on the device of its committed
+    arguments, else the default device. ``backend`` names the platform (``"cpu"``).
     """
 
     def wrap(f: Callable[Q, S], /) -> Jitted[Q, S]:
@@ -137,6 +147,8 @@ def jit(
             static_argnames=static_argnames,
             donate_argnums=donate_argnums,
             donate_argnames=donate_argnames,
+            device=device,
+            backend=backend,
             inline=inline,
         )
         return out
@@ -254,14 +266,15 @@ def disable_jit(disable: bool = True) -> Generator[None]:
 
 
 def block_until_ready(x: R) -> R:
-    """Waits until every array in the pytree ``x`` has been computed; returns ``x``."""
-
-    def wait(leaf: Any) -> Any:
+    """Waits until every array in the pytree ``x`` has been computed; returns ``x``. With no
+    arrays in ``x`` (the empty results of an effectful call) it waits for the effects dispatched
+    so far on this thread (``effects_barrier``)."""
+    leaves = tree_leaves(x)
+    for leaf in leaves:
         if hasattr(leaf, "block_until_ready") and not isinstance(leaf, Tracer):
             leaf.block_until_ready()
-        return leaf
-
-    tree_map(wait, x)
+    if not leaves:
+        effects_barrier()
     return x
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import warnings
 import weakref
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, NoReturn, TypeVar, cast
@@ -48,7 +49,7 @@ from jax_core._src.lowering.lower_jaxpr import (
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile, logger
-from jax_core._src.runtime.transfer import to_device_input
+from jax_core._src.runtime.transfer import placement, to_device_input
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree.tree_util import (
     PyTreeDef,
@@ -61,6 +62,7 @@ from jax_core._src.tree.tree_util import (
 from jax_core._src.typing.basearray import Array
 
 if TYPE_CHECKING:
+    from jax_core._src.sharding.shardings import Device
     from jax_core._src.transforms.api import Jitted
 
 P = ParamSpec("P")
@@ -196,10 +198,12 @@ class _JitFunction:
         donate_argnums: int | Sequence[int] | None,
         donate_argnames: str | Sequence[str] | None,
         inline: bool | Inline = False,
+        device: Device | None = None,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
         self.fun = fun
+        self.device = device
         self.inline = canonicalize_inline(inline)
         inline = self.inline
         self.name = getattr(fun, "__name__", type(fun).__name__)
@@ -246,7 +250,7 @@ class _JitFunction:
         self.donate_argnums = donate
         self.donate_argnames = donate_names
         self.positional_names = positional
-        self.options: Hashable = (nums, names, donate, donate_names, inline)
+        self.options: Hashable = (nums, names, donate, donate_names, inline, device)
         self._cache: dict[Hashable, _Entry] = _shared_trace_cache(fun, self.options)
 
     # -- splitting arguments ---------------------------------------------------------
@@ -315,7 +319,13 @@ class _JitFunction:
                         ) from None
                 raise
             _check_int_arguments(leaves, avals, names)
-        key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key())
+        # Where it runs: JAX's rule (``device=``, else committed arguments' device, else the default).
+        placed = (
+            placement(leaves, self.device, self.name, names)
+            if self.device is not None or any(type(x) is ArrayImpl and x._committed for x in leaves)
+            else (None, False)
+        )
+        key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key(), *placed)
         entry = self._cache.get(key)
         if entry is None:
             if config.no_tracing.value:
@@ -343,7 +353,8 @@ class _JitFunction:
         if entry.executable is None:
             lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
             log_compile(f"jit({self.name})", entry.jaxpr.in_avals)
-            entry = entry._replace(lowered=lowered, executable=compile_module(lowered))
+            device, committed = cast(tuple[Any, ...], key)[-2:]
+            entry = entry._replace(lowered=lowered, executable=compile_module(lowered, device, committed=committed))
             self._cache[key] = entry
         return entry
 
@@ -361,14 +372,15 @@ class _JitFunction:
         exe = entry.executable
         assert exe is not None
         check_execution(f"jit({self.name})")
-        out_flat = exe.call([to_device_input(x) for x in leaves])
+        out_flat = exe.call([to_device_input(x, exe.device) for x in leaves])
         if checking_values():
             try:
                 check_values(out_flat, exe.out_avals)
             except InvalidValue as err:
                 self._deoptimized(err, args, kwargs)
             return tree_unflatten(entry.out_tree, out_flat), None, False
-        if any(dtypes.is_extended_dtype(a.dtype) for a in (*exe.in_avals, *exe.out_avals)):
+        if exe.has_effects or any(dtypes.is_extended_dtype(a.dtype) for a in (*exe.in_avals, *exe.out_avals)):
+            # Effects go through the runtime tokens (``Executable.call``), which C++ does not know;
             # Key arrays (extended dtypes) are Python objects the C++ path cannot build or read.
             return tree_unflatten(entry.out_tree, out_flat), None, False
         sharding = exe.out_shardings
@@ -378,7 +390,7 @@ class _JitFunction:
             [_jax_sharding(exe) for _ in leaves],
             list(sharding),
             list(exe.out_avals),
-            [False] * len(out_flat),
+            [exe.committed] * len(out_flat),
             [True] * len(leaves),
             [None] * len(leaves),
             [],
@@ -461,7 +473,7 @@ class _JitFunction:
                         "Argument types differ from the types for which this computation was compiled. "
                         f"Expected {[str(e) for e in in_avals]}, got {[str(g) for g in got]}."
                     )
-                return tree_unflatten(entry.out_tree, exe.call([to_device_input(x) for x in leaves]))
+                return tree_unflatten(entry.out_tree, exe.call([to_device_input(x, exe.device) for x in leaves]))
 
             return Compiled(exe, call, entry.out_tree)
 
@@ -541,10 +553,24 @@ def make_jit(
     static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
+    device: Device | None = None,
+    backend: str | None = None,
     inline: bool | Inline = False,
 ) -> Jitted[P, R]:
     """Builds the C++-dispatched jitted callable for ``fun`` (see ``jax_core.jit``)."""
-    jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline)
+    if backend is not None and backend != "cpu":
+        raise RuntimeError(
+            f"Unknown backend: '{backend}' requested, but no platforms that are instances of {backend} are present. "
+            "Platforms present are: cpu"
+        )
+    if device is not None or backend is not None:
+        warnings.warn(
+            "backend and device argument on jit is deprecated. You can use `jax.device_put(..., "
+            'jax.local_devices(backend="cpu")[0])` on the inputs to the jitted function to get the same behavior.',
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline, device)
     # jaxlib's C++ ``PjitFunction`` is untyped; the attributes set below make it a ``Jitted``.
     cpp: Any = jax_ext.pjit(
         jf.name,

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 import numpy as np
 
 from jax_core._src import config
+from jax_core._src.core.effects import ordered_in
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Var, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
@@ -54,8 +55,9 @@ from jax_core._src.lax.control_flow.common import (
 )
 from jax_core._src.lax.shape.compositions import as_array
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
-from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, set_tokens, token_region, tokens_of
 from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -277,12 +279,19 @@ def _cond_abstract_eval(index: ShapedArray, *ops: ShapedArray, branches: tuple[C
 
 
 def _cond_lower(ctx: LoweringRuleContext, index: ir.Value[ir.Type], *ops: ir.Value[ir.Type], branches: tuple[ClosedJaxpr, ...]) -> list[ir.Value[ir.Type]]:
-    case = hlo.CaseOp([aval_to_ir_type(a) for a in ctx.avals_out], index, len(branches))
+    # Each ordered effect of any branch: the branches take its token (captured) and return the
+    # new one, as the op's first results (a branch without the effect returns it unchanged).
+    effects = ordered_in(e for b in branches for e in b.effects)
+    tokens_in = tokens_of(effects)
+    case = hlo.CaseOp([*(hlo_util.token_type() for _ in effects), *(aval_to_ir_type(a) for a in ctx.avals_out)], index, len(branches))
     for i, branch in enumerate(branches):
         block = case.regions[i].blocks.append()
-        with ir.InsertionPoint(block):
-            hlo.return_(ctx.lower_jaxpr(branch.jaxpr, branch.consts, ops))
-    return list(case.results)
+        with ir.InsertionPoint(block), token_region(effects, tokens_in):
+            outs = ctx.lower_jaxpr(branch.jaxpr, branch.consts, ops)
+            hlo.return_([*tokens_of(effects), *outs])
+    results = list(case.results)
+    set_tokens(effects, results[: len(effects)])
+    return results[len(effects) :]
 
 
 def _cond_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from jax_core._src import config
+from jax_core._src.core.effects import ordered_in
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
@@ -47,7 +48,8 @@ from jax_core._src.lax.control_flow.common import (
 from jax_core._src.lax.shape.compositions import as_array
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.ir_types import aval_to_ir_type
-from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, lower_jaxpr_body
+from jax_core._src.lowering import hlo as hlo_util
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, lower_jaxpr_body, set_tokens, token_region, tokens_of
 from jax_core._src.tree.tree_util import (
     PyTreeDef,
     tree_flatten,
@@ -248,11 +250,19 @@ def _while_lower(
     cond_nconsts: int,
     body_nconsts: int,
 ) -> list[ir.Value[ir.Type]]:
-    types = [aval_to_ir_type(a) for a in ctx.avals_in]
+    if ordered_in(cond_jaxpr.effects):
+        raise NotImplementedError(
+            "jax_core does not lower ordered effects (an ordered debug.print or io_callback) in a "
+            "while_loop's cond_fun; move them into body_fun."
+        )
+    # The tokens of the body's ordered effects are carried first (JAX's layout).
+    effects = ordered_in(body_jaxpr.effects)
+    k = len(effects)
+    types = [*(hlo_util.token_type() for _ in effects), *(aval_to_ir_type(a) for a in ctx.avals_in)]
     pred_aval = cond_jaxpr.out_avals[0]
     batched = bool(pred_aval.shape)
     carry_avals = list(ctx.avals_in[cond_nconsts + body_nconsts :])
-    op = hlo.WhileOp(types, list(args))
+    op = hlo.WhileOp(types, [*tokens_of(effects), *args])
 
     def run_cond(cc: Sequence[ir.Value[ir.Type]], carry: Sequence[ir.Value[ir.Type]]) -> ir.Value[ir.Type]:
         (pred,) = lower_jaxpr_body(cond_jaxpr.jaxpr, [], [*cc, *carry])
@@ -260,7 +270,7 @@ def _while_lower(
 
     cond_block = op.regions[0].blocks.append(*types)
     with ir.InsertionPoint(cond_block):
-        cc, _, carry = split(list(cond_block.arguments), [cond_nconsts, body_nconsts])
+        cc, _, carry = split(list(cond_block.arguments)[k:], [cond_nconsts, body_nconsts])
         pred = run_cond(cc, carry)
         if batched:
             from jax_core._src.lax.reductions.reduce import reduce_or
@@ -271,15 +281,18 @@ def _while_lower(
             (pred,) = lower_fun(any_true, [pred_aval], [pred])
         hlo.return_([pred])
     body_block = op.regions[1].blocks.append(*types)
-    with ir.InsertionPoint(body_block):
-        cc, bc, carry = split(list(body_block.arguments), [cond_nconsts, body_nconsts])
+    body_args = list(body_block.arguments)
+    with ir.InsertionPoint(body_block), token_region(effects, body_args[:k]):
+        cc, bc, carry = split(body_args[k:], [cond_nconsts, body_nconsts])
         new = lower_jaxpr_body(body_jaxpr.jaxpr, [], [*bc, *carry])
         if batched:
             # Elements whose predicate is false keep their carry.
             body_pred = run_cond(cc, carry)
             new = lower_fun(_select_done, [pred_aval, *carry_avals, *carry_avals], [body_pred, *new, *carry])
-        hlo.return_([*cc, *bc, *new])
-    return list(op.results)[cond_nconsts + body_nconsts :]
+        hlo.return_([*tokens_of(effects), *cc, *bc, *new])
+    results = list(op.results)
+    set_tokens(effects, results[:k])
+    return results[k + cond_nconsts + body_nconsts :]
 
 
 def _select_done(pred: Any, *new_and_old: Any) -> list[Any]:
