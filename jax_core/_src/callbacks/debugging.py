@@ -13,7 +13,7 @@ import logging
 import string
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, cast, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -120,18 +120,6 @@ def _no_outputs(*avals: ShapedArray, **params: Any) -> list[ShapedArray]:
     return []
 
 
-class _DebugCallback(Protocol):
-    """What the two-call form ``debug.callback(ordered=...)`` returns."""
-
-    def __call__(self, callback: Callable[..., object], *args: Any, **kwargs: Any) -> None: ...
-
-
-class _DebugPrint(Protocol):
-    """What the two-call forms ``debug.print(ordered=...)`` and ``debug.log(...)`` return."""
-
-    def __call__(self, fmt: str, *args: Any, **kwargs: Any) -> None: ...
-
-
 # -- debug_callback -------------------------------------------------------------------------------
 debug_callback_p: Primitive = Primitive("debug_callback", multiple_results=True)
 
@@ -189,14 +177,14 @@ def debug_callback(
     callback: Callable[..., object], *args: Any, ordered: bool = False, partitioned: bool = False, **kwargs: Any
 ) -> None: ...
 @overload
-def debug_callback(*, ordered: bool = False, partitioned: bool = False) -> _DebugCallback: ...
+def debug_callback(*, ordered: bool = False, partitioned: bool = False) -> Callable[..., None]: ...
 def debug_callback(
     callback: Callable[..., object] | None = None,
     *args: Any,
     ordered: bool = False,
     partitioned: bool = False,
     **kwargs: Any,
-) -> _DebugCallback | None:
+) -> Callable[..., None] | None:
     """Calls ``callback(*args, **kwargs)`` on the host from staged code, as ``jax.debug.callback``.
 
     The arguments arrive as arrays (non-array leaves as they were given); the result is ignored.
@@ -333,7 +321,7 @@ def debug_print(
 @overload
 def debug_print(
     *, ordered: bool = False, partitioned: bool = False, skip_format_check: bool = False, _use_logging: bool = False
-) -> _DebugPrint: ...
+) -> Callable[..., None]: ...
 def debug_print(
     fmt: str | None = None,
     *args: Any,
@@ -342,7 +330,7 @@ def debug_print(
     skip_format_check: bool = False,
     _use_logging: bool = False,
     **kwargs: Any,
-) -> _DebugPrint | None:
+) -> Callable[..., None] | None:
     """Prints ``fmt.format(*args, **kwargs)`` on the host from staged code, as ``jax.debug.print``.
 
     Formatting is ``str.format`` applied when the values are known, to the arrays (under NumPy's
@@ -387,7 +375,7 @@ def debug_log(
     fmt: str, *args: Any, ordered: bool = False, partitioned: bool = False, skip_format_check: bool = False, **kwargs: Any
 ) -> None: ...
 @overload
-def debug_log(*, ordered: bool = False, partitioned: bool = False, skip_format_check: bool = False) -> _DebugPrint: ...
+def debug_log(*, ordered: bool = False, partitioned: bool = False, skip_format_check: bool = False) -> Callable[..., None]: ...
 def debug_log(
     fmt: str | None = None,
     *args: Any,
@@ -395,7 +383,7 @@ def debug_log(
     partitioned: bool = False,
     skip_format_check: bool = False,
     **kwargs: Any,
-) -> _DebugPrint | None:
+) -> Callable[..., None] | None:
     """``debug_print`` through the ``logging`` module: an INFO record of this module's logger,
     located where it was called (as ``jax.debug.log``); also in the two-call form."""
     if fmt is not None:
