@@ -13,7 +13,7 @@ import logging
 import string
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast, overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from jax_core._src.lowering.host_callbacks import emit_python_callback
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.runtime.transfer import device_put
 from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jax_core._src.typing.basearray import Array
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ for _type in (DebugEffect, OrderedDebugEffect):
 
 def _call_on_host(callback: Callable[..., Any], args: Sequence[Any]) -> None:
     """Calls ``callback`` with the arguments as device arrays (what JAX's debug callbacks get)."""
-    arrays = [device_put(cast("np.ndarray[Any, Any]", a)) if isinstance(a, np.ndarray) else a for a in args]
+    arrays = [a if a is None or isinstance(a, Array) else device_put(a) for a in args]
     try:
         callback(*arrays)
     except BaseException:

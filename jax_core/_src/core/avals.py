@@ -148,8 +148,11 @@ class ShapeDtypeStruct:
         weak_type: bool = False,
     ) -> None:
         self.shape = tuple(int(d) for d in shape)
-        # Extended dtypes (PRNG keys) are allowed, as in JAX; avals annotate dtypes as NumPy's.
-        self.dtype = cast("np.dtype[Any]", dtypes.canonicalize_dtype(dtype, allow_extended_dtype=True))
+        # As in JAX the dtype is kept as given (``float64`` stays ``float64`` without x64; ``to_aval``
+        # canonicalizes). Extended dtypes (PRNG keys) are allowed; avals annotate dtypes as NumPy's.
+        self.dtype = (
+            cast("np.dtype[Any]", dtype) if dtypes.is_extended_dtype(dtype) else dtypes.dtype(dtype)
+        )
         self.sharding = sharding
         self.weak_type = weak_type
 
@@ -178,5 +181,6 @@ class ShapeDtypeStruct:
         return hash((self.shape, self.dtype, self.weak_type))
 
     def to_aval(self) -> ShapedArray:
-        """The abstract value."""
-        return ShapedArray(self.shape, self.dtype, self.weak_type)
+        """The abstract value (its dtype canonical for the x64 mode)."""
+        dtype = cast("np.dtype[Any]", dtypes.canonicalize_dtype(self.dtype, allow_extended_dtype=True))
+        return ShapedArray(self.shape, dtype, self.weak_type)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from jax_core._src.core.effects import partial_eval_kept_effects
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jax_core._src.core.primitive import Primitive
@@ -248,6 +249,8 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any], cts_
             linear.update(eqn.outvars)
             linear_eqns.append(eqn)
             continue
+        if not eqn.outvars and eqn.effects and not partial_eval_kept_effects.filter_not_in(eqn.effects):
+            continue  # a debug callback on forward values: it ran in the forward pass (or remat)
         outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
         for v, x in zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs], strict=True):
             env[v] = x

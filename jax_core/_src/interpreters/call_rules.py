@@ -87,6 +87,8 @@ def call_partial_eval(
     """partial_eval: the known half of the inner jaxpr runs now, the rest is staged as a call."""
 
     def rule(trace: PartialEvalTrace, args: Sequence[Any], unknown: Sequence[bool], **params: Any) -> list[Any]:
-        return partial_eval_call(trace, prim, args, unknown, params, lambda j: params_for(j, params), policy(params))
+        # Inside a checkpoint, the body is split under its policy too (as JAX splits a nested jit).
+        own = policy(params)
+        return partial_eval_call(trace, prim, args, unknown, params, lambda j: params_for(j, params), own if own is not None else trace.saveable)
 
     return rule

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple, TypeAlias
 
 from jax_core._src.core.effects import partial_eval_kept_effects
-from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
+from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr, params_effects
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.trace import Trace, Tracer, get_aval, set_current_trace
 from jax_core._src.interpreters.staging import (
@@ -146,7 +146,8 @@ class _RecomputingTrace(JaxprTrace):
         when the policy does not save it, or when all its operands are inputs anyway (it then runs
         in the forward pass and again where the backward pass recomputes)."""
         rule = primitive.rules.effects
-        if rule is None or not partial_eval_kept_effects.filter_in(rule(**params)):
+        effects = rule(**params) if rule is not None else params_effects(params)
+        if not partial_eval_kept_effects.filter_in(effects):
             return False
         avals = [a.aval if isinstance(a, Tracer) else get_aval(a) for a in args]
         if not saves(self.saveable(primitive, *avals, **params)):

@@ -18,7 +18,9 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.source_info import SourceInfo
 from jax_core._src.core.trace import get_aval, set_current_trace
-from jax_core._src.interpreters.call_rules import call_batch, call_jvp, call_transpose
+from jax_core._src.interpreters.ad import backward_pass
+from jax_core._src.interpreters.ad_util import UndefinedPrimal, instantiate_zeros, tangent_aval
+from jax_core._src.interpreters.call_rules import call_batch, call_jvp
 from jax_core._src.interpreters.partial_eval import (
     PartialEvalTrace,
     SaveablePolicy,
@@ -75,6 +77,33 @@ def _remat_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], unknown: S
     return merge_outputs(known_outs[:n_known], staged_outs, out_unknowns)
 
 
+def _remat_transpose_jaxpr(closed: ClosedJaxpr, linear: Sequence[bool]) -> ClosedJaxpr:
+    """``(non-linear inputs, output cotangents) -> linear inputs' cotangents``, as JAX's remat
+    transpose builds it: the part of the body that does not depend on the linear inputs is
+    recomputed first (debug callbacks in it run again, as in JAX), then the rest is transposed."""
+    known, staged, _, num_res = partial_eval_jaxpr(closed, linear, True)
+    in_avals = closed.in_avals
+    nonlin_avals = [a for a, lin in zip(in_avals, linear) if not lin]
+    lin_avals = [a for a, lin in zip(in_avals, linear) if lin]
+    ct_avals = [tangent_aval(a) for a in closed.out_avals]
+
+    def fun(*args: Any) -> list[Any]:
+        residuals = eval_jaxpr(known.jaxpr, known.consts, *args[: len(nonlin_avals)])
+        operands = [*residuals, *(UndefinedPrimal(a) for a in lin_avals)]
+        cts = backward_pass(staged.jaxpr, staged.consts, operands, args[len(nonlin_avals) :])
+        return [instantiate_zeros(ct) for ct in cts[num_res:]]
+
+    return trace_to_jaxpr(fun, [*nonlin_avals, *ct_avals], DebugInfo("transpose", None))
+
+
+def _remat_transpose(cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, **params: Any) -> list[Any]:
+    linear = [isinstance(a, UndefinedPrimal) for a in args]
+    transposed = _remat_transpose_jaxpr(jaxpr, linear)
+    nonlin = [a for a in args if not isinstance(a, UndefinedPrimal)]
+    cts_in = iter(remat_p.bind(*nonlin, *map(instantiate_zeros, cts), jaxpr=transposed, **params))
+    return [next(cts_in) if lin else None for lin in linear]
+
+
 def _remat_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     return [
         ("differentiated", params["differentiated"]),
@@ -91,7 +120,7 @@ remat_p.def_rules(
         lower=_remat_lower,
         impl=_remat_impl,
         jvp=call_jvp(remat_p),
-        transpose=call_transpose(remat_p),
+        transpose=_remat_transpose,
         batch=call_batch(remat_p),
         partial_eval=_remat_partial_eval,
         pp=_remat_pp,

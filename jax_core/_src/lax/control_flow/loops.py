@@ -13,6 +13,8 @@ JAX); with traced bounds it is a ``while``.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
@@ -22,7 +24,7 @@ from jax_core._src import config
 from jax_core._src.core.effects import ordered_in
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError
-from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
+from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import Tracer, get_aval
 from jax_core._src.interpreters.ad import jvp_jaxpr
@@ -251,9 +253,8 @@ def _while_lower(
     body_nconsts: int,
 ) -> list[ir.Value[ir.Type]]:
     if ordered_in(cond_jaxpr.effects):
-        raise NotImplementedError(
-            "jax_core does not lower ordered effects (an ordered debug.print or io_callback) in a "
-            "while_loop's cond_fun; move them into body_fun."
+        return lower_fun(
+            functools.partial(_cond_first_loop, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts), ctx.avals_in, args
         )
     # The tokens of the body's ordered effects are carried first (JAX's layout).
     effects = ordered_in(body_jaxpr.effects)
@@ -293,6 +294,26 @@ def _while_lower(
     results = list(op.results)
     set_tokens(effects, results[:k])
     return results[k + cond_nconsts + body_nconsts :]
+
+
+def _cond_first_loop(cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr, cond_nconsts: int, body_nconsts: int, *args: Any) -> list[Any]:
+    """A while loop whose ``cond_fun`` has ordered effects, as JAX lowers it: the predicate is
+    computed before the loop and at the end of each iteration, inside the body, so the cond's
+    effects are threaded like the body's (a loop's cond region cannot carry tokens)."""
+    from jax_core._src.lax.reductions.reduce import reduce_or
+
+    cc, bc, carry = split(list(args), [cond_nconsts, body_nconsts])
+
+    def pred_of(c: Sequence[Any]) -> Any:
+        (p,) = eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cc, *c)
+        return reduce_or(p, tuple(range(get_aval(p).ndim))) if get_aval(p).ndim else p
+
+    def body(state: tuple[Any, list[Any]]) -> tuple[Any, list[Any]]:
+        new = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *bc, *state[1])
+        return pred_of(new), new
+
+    _, out = while_loop(lambda state: state[0], body, (pred_of(carry), carry))
+    return list(out)
 
 
 def _select_done(pred: Any, *new_and_old: Any) -> list[Any]:
