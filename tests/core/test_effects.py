@@ -141,3 +141,29 @@ def test_effect_names_print_as_jax() -> None:
     assert (str(DebugEffect()), str(OrderedDebugEffect()), str(io_effect), str(ordered_io_effect)) == (
         "Debug", "OrderedDebug", "IO", "OrderedIO",
     )  # fmt: skip
+
+
+def test_io_effects_in_a_vmapped_while_with_batched_predicate_raise() -> None:
+    def w(x: jax.Array) -> jax.Array:
+        def body(c: jax.Array) -> jax.Array:
+            io_callback(lambda v: None, None, c)
+            return c + 1
+
+        return lax.while_loop(lambda c: c < 3, body, x)
+
+    with pytest.raises(Exception, match="Unordered IO effects not supported in while_loop with batched predicate"):
+        jax.vmap(w)(jnp.array([0, 1]))
+
+
+def test_ordered_effects_in_a_while_cond_run_before_each_test(capsys: pytest.CaptureFixture[str]) -> None:
+    def cond(c: jax.Array) -> jax.Array:
+        jax.debug.print("c {}", c, ordered=True)
+        return c < 2
+
+    def body(c: jax.Array) -> jax.Array:
+        jax.debug.print("b {}", c, ordered=True)
+        return c + 1
+
+    assert int(jax.jit(lambda x: lax.while_loop(cond, body, x))(0)) == 2
+    jax.effects_barrier()
+    assert capsys.readouterr().out.split("\n") == ["c 0", "b 0", "c 1", "b 1", "c 2", ""]

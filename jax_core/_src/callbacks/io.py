@@ -12,7 +12,14 @@ from typing import Any, TypeVar, overload
 
 from jax_core._src.callbacks.flat import FlatCallback, check_callable, check_sharding, call_logged, result_avals, to_arrays
 from jax_core._src.core.avals import ShapedArray
-from jax_core._src.core.effects import Effect, Effects, control_flow_allowed_effects, custom_derivatives_allowed_effects, ordered_effects
+from jax_core._src.core.effects import (
+    Effect,
+    Effects,
+    control_flow_allowed_effects,
+    custom_derivatives_allowed_effects,
+    ordered_effects,
+    unrepeatable_effects,
+)
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.batching_util import moveaxis
 from jax_core._src.lax.control_flow.scan import map as lax_map
@@ -49,6 +56,7 @@ class OrderedIOEffect(Effect):
 io_effect: IOEffect = IOEffect()
 ordered_io_effect: OrderedIOEffect = OrderedIOEffect()
 ordered_effects.add_type(OrderedIOEffect)
+unrepeatable_effects.add_type(IOEffect)
 for _type in (IOEffect, OrderedIOEffect):
     control_flow_allowed_effects.add_type(_type)
     custom_derivatives_allowed_effects.add_type(_type)

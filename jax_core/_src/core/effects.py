@@ -71,6 +71,10 @@ remat_allowed_effects: EffectTypeSet = EffectTypeSet()
 custom_derivatives_allowed_effects: EffectTypeSet = EffectTypeSet()
 """Effect types allowed in a ``custom_jvp``/``custom_vjp`` function."""
 
+unrepeatable_effects: EffectTypeSet = EffectTypeSet()
+"""Unordered effects that must not run for elements whose work is done (a ``vmap``ped
+``while_loop`` with a batched predicate runs its body for every element: JAX's error)."""
+
 partial_eval_kept_effects: EffectTypeSet = EffectTypeSet()
 """Effect types whose known equations ``checkpoint``'s split also replays where it recomputes
 (debug callbacks: they show what the backward pass recomputes, as in JAX)."""

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from jax_core._src import config
-from jax_core._src.core.effects import ordered_in
+from jax_core._src.core.effects import ordered_in, unrepeatable_effects
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
@@ -516,6 +516,9 @@ def _while_batch(
         tuple(d is not None for d in idims),
         batch_axis_name(),
     )
+    if cond_b.out_avals[0].shape and unrepeatable_effects.filter_in((*cond_jaxpr.effects, *body_jaxpr.effects)):
+        # A batched predicate runs the body for finished elements too: IO cannot be undone (JAX's error).
+        raise Exception("Unordered IO effects not supported in while_loop with batched predicate")
     # Constants go to axis 0 once, outside the loop.
     cconsts = [x if d is None else moveaxis(x, d, 0) for x, d in zip(cconsts, cdims)]
     bconsts = [x if d is None else moveaxis(x, d, 0) for x, d in zip(bconsts, bdims)]
