@@ -45,6 +45,8 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("argsort", "(k2) jit jnp.argsort, f32[1e6]", "ms/call", 1 / 0.98),
     ("conv_net", "(l) jit CNN forward, 3 convs + dense", "ms/call", 1 / 0.98),
     ("rejit", "(m) jax.jit(f)(x), new wrapper per call", "us/call", 1.0),
+    ("ordered_callback", "(n) jit with ordered debug.callback", "us/call", 1.0),
+    ("fori_callback", "(o) jit fori_loop(1000) + debug.callback", "ms/call", 1.0),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -63,6 +65,8 @@ AGGREGATE = {
     "argsort": "min",
     "conv_net": "min",
     "rejit": "min",
+    "ordered_callback": "min",
+    "fori_callback": "min",
 }
 
 

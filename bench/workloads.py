@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from bench import workloads_array as _array
+from bench import workloads_effects as _effects
 from bench import workloads_random as _random
 from bench import workloads_transforms as _transforms
 
@@ -31,6 +32,7 @@ AGGREGATE = {
     **_transforms.AGGREGATE,
     **_random.AGGREGATE,
     **_array.AGGREGATE,
+    **_effects.AGGREGATE,
 }
 
 
@@ -178,6 +180,7 @@ WORKLOADS: dict[str, Callable[..., list[float]]] = {
 WORKLOADS.update(_transforms.WORKLOADS)
 WORKLOADS.update(_random.WORKLOADS)
 WORKLOADS.update(_array.WORKLOADS)
+WORKLOADS.update(_effects.WORKLOADS)
 
 
 def run(
