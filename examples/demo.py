@@ -1,5 +1,7 @@
-"""The main job: a jitted computation, its jaxpr, its StableHLO, a timing, and training a
-small MLP with ``jit(value_and_grad(loss))`` plus per-example gradients with ``vmap(grad)``.
+"""The main job: a jitted computation, its jaxpr, its StableHLO, a timing, training a small
+MLP with ``jit(value_and_grad(loss))``, per-example gradients with ``vmap(grad)``, and a jitted
+training loop (``lax.fori_loop`` of steps) reporting each step's loss with an ordered
+``jax.debug.print``.
 
 Run with ``make demo``.
 """
@@ -73,9 +75,8 @@ def loss(params: Params, x: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.mean((predict(params, x) - y) ** 2)
 
 
-def train() -> None:
-    """Fits y = sin(3x) + noise with SGD; prints the loss as it falls."""
-    print("\n== training an MLP with jit(value_and_grad(loss)) ==")
+def problem() -> tuple[jax.Array, jax.Array, Params]:
+    """The data, y = sin(3x) + noise on 256 points, and a 1-32-32-1 MLP's initial parameters."""
     rng = np.random.default_rng(0)
     x = rng.uniform(-1, 1, (256, 1)).astype(np.float32)
     y = (np.sin(3 * x) + 0.05 * rng.standard_normal(x.shape)).astype(np.float32)
@@ -84,13 +85,25 @@ def train() -> None:
         (jnp.asarray((rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32)), jnp.zeros(n))
         for m, n in itertools.pairwise(sizes)
     ]
+    return jnp.asarray(x), jnp.asarray(y), params
+
+
+def sgd(params: Params, grads: Params) -> Params:
+    """One SGD update with learning rate 0.05."""
+    updated: Params = jax.tree_util.tree_map(lambda p, g: p - 0.05 * g, params, grads)
+    return updated
+
+
+def train() -> None:
+    """Fits y = sin(3x) + noise with SGD; prints the loss as it falls."""
+    print("\n== training an MLP with jit(value_and_grad(loss)) ==")
+    xs, ys, params = problem()
 
     @jax.jit
     def step(params: Params, x: jax.Array, y: jax.Array) -> tuple[Params, jax.Array]:
         value, grads = jax.value_and_grad(loss)(params, x, y)
-        return jax.tree_util.tree_map(lambda p, g: p - 0.05 * g, params, grads), value
+        return sgd(params, grads), value
 
-    xs, ys = jnp.asarray(x), jnp.asarray(y)
     history: list[float] = []
     for i in range(301):
         params, value = step(params, xs, ys)
@@ -111,6 +124,29 @@ def train() -> None:
     )
 
 
+def train_with_ordered_prints() -> None:
+    """Two calls of a jitted 5-step training loop (``lax.fori_loop``) whose steps report their
+    loss with ``jax.debug.print(..., ordered=True)``: the prints come from the compiled loop, in
+    program order, within each call and across the two calls."""
+    print("\n== ordered jax.debug.print inside a jitted training loop (lax.fori_loop) ==")
+    xs, ys, params = problem()
+
+    @jax.jit
+    def fit(params: Params, x: jax.Array, y: jax.Array, first: jax.Array) -> Params:
+        def one_step(i: jax.Array, params: Params) -> Params:
+            value, grads = jax.value_and_grad(loss)(params, x, y)
+            jax.debug.print("step {i}: loss {value:.4f}", i=i, value=value, ordered=True)
+            return sgd(params, grads)
+
+        return jax.lax.fori_loop(first, first + 5, one_step, params)
+
+    params = fit(params, xs, ys, jnp.int32(0))
+    params = fit(params, xs, ys, jnp.int32(5))  # same executable; prints follow the first call's
+    jax.effects_barrier()  # wait until every print of the dispatched calls has happened
+    print(f"after 10 steps: loss {float(loss(params, xs, ys)):.4f}")
+
+
 if __name__ == "__main__":
     main()
     train()
+    train_with_ordered_prints()

@@ -167,3 +167,12 @@ def test_ordered_effects_in_a_while_cond_run_before_each_test(capsys: pytest.Cap
     assert int(jax.jit(lambda x: lax.while_loop(cond, body, x))(0)) == 2
     jax.effects_barrier()
     assert capsys.readouterr().out.split("\n") == ["c 0", "b 0", "c 1", "b 1", "c 2", ""]
+
+
+def test_io_effects_cannot_be_rematerialized() -> None:
+    def f(a: jax.Array) -> jax.Array:
+        return a * io_callback(lambda: np.float32(2), F32)
+
+    assert float(jax.checkpoint(f)(np.float32(1))) == 2.0  # without AD it runs once, as in JAX
+    with pytest.raises(NotImplementedError, match="Effects not supported in AD of `checkpoint`/`remat`"):
+        jax.grad(jax.checkpoint(f))(np.float32(1))

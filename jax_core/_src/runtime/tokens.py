@@ -12,6 +12,7 @@ Computations without effects touch none of this.
 
 from __future__ import annotations
 
+import atexit
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -83,3 +84,6 @@ def effects_barrier() -> None:
     """Waits until every effect dispatched so far on this thread has happened (the callbacks of
     earlier calls, ordered or not, have run)."""
     runtime_tokens.block_until_ready()
+
+
+atexit.register(effects_barrier)  # callbacks still pending at exit run first, as in JAX

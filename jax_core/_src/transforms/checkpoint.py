@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.effects import remat_allowed_effects
 from jax_core._src.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.source_info import SourceInfo
@@ -65,6 +66,13 @@ def _remat_lower(
 
 def _remat_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], unknown: Sequence[bool], **params: Any) -> list[Any]:
     closed: ClosedJaxpr = params["jaxpr"]
+    disallowed = remat_allowed_effects.filter_not_in(closed.effects)
+    if disallowed:
+        # Recomputing would repeat them (JAX's error).
+        raise NotImplementedError(
+            f"Effects not supported in AD of `checkpoint`/`remat`: {disallowed}. Only debug callbacks may be "
+            "rematerialized: move the io_callback out of the checkpointed function."
+        )
     policy: SaveablePolicy = params["policy"] or nothing_saveable
     known, staged, out_unknowns, num_res = partial_eval_jaxpr(closed, unknown, False, policy)
     known_args = [a for a, u in zip(args, unknown) if not u]
