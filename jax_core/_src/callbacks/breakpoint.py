@@ -20,7 +20,7 @@ import itertools
 import os
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import Any, Final, Protocol, cast, overload
 
@@ -161,7 +161,7 @@ def _enter_debugger(
     static: Sequence[Any],
     backend: str | None,
     kwargs: dict[str, Any],
-) -> Any:
+) -> Callable[..., None]:
     """The host callback: rebuilds the frames with the dynamic leaves it is called with and runs
     the backend on them."""
 
