@@ -68,7 +68,7 @@ def test_runs_a_jax_script(tmp_path: Path) -> None:
     assert lines["key"] == "float32"
     assert lines["helper"] == "42"
     assert (
-        "No module named 'jax.experimental': jax_core has no 'jax_core.experimental'"
+        "No module named 'jax.experimental.pallas': jax_core has no 'jax_core.experimental.pallas'"
         in lines["missing"]
     )
     assert "maps JAX's public modules only" in lines["private"]

@@ -2,6 +2,7 @@
 # Shipped beside the module in the wheel; read by pyright in the repository (stubPath).
 from collections.abc import Callable as Callable, Sequence
 from jax_core._src.core.avals import ShapedArray as ShapedArray
+from jax_core._src.core.effects import partial_eval_kept_effects as partial_eval_kept_effects
 from jax_core._src.core.jaxpr import Atom as Atom, ClosedJaxpr as ClosedJaxpr, Jaxpr as Jaxpr, JaxprEqn as JaxprEqn, Literal as Literal, Var as Var
 from jax_core._src.core.primitive import Primitive as Primitive
 from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, get_aval as get_aval, set_current_trace as set_current_trace
