@@ -73,6 +73,9 @@ from jax_core._src.runtime.environment import copy_to_host_async as copy_to_host
 from jax_core._src.runtime.environment import default_backend as default_backend
 from jax_core._src.runtime.environment import live_arrays as live_arrays
 from jax_core._src.runtime.environment import local_device_count as local_device_count
+from jax_core._src.runtime.environment import process_count as process_count
+from jax_core._src.runtime.environment import process_index as process_index
+from jax_core._src.runtime.environment import process_indices as process_indices
 from jax_core._src.runtime.environment import print_environment_info as print_environment_info
 from jax_core._src.runtime.transfer import device_get as device_get
 from jax_core._src.runtime.transfer import device_put as device_put
@@ -105,6 +108,8 @@ from jax_core._src.transforms.custom_gradient import custom_gradient as custom_g
 from jax_core._src.transforms.jit import Inline as Inline
 from jax_core._src.transforms.jit import clear_caches as clear_caches
 from jax_core._src.transforms.pmap_api import pmap as pmap
+from jax_core._src.shard_map.api import shard_map as shard_map
+from jax_core._src.sharding.mesh import make_mesh as make_mesh
 from jax_core._src.transforms.vmap_api import vmap as vmap
 from jax_core._src.typing.basearray import Array as Array
 from jax_core.version import __version__ as __version__

@@ -188,9 +188,12 @@ def test_every_jax_option_is_known() -> None:
 
 
 def test_unimplemented_values_are_refused() -> None:
-    with pytest.raises(NotImplementedError, match="jax_num_cpu_devices=8"):
+    jax.devices()  # the backend has started: the device count can no longer change (as in JAX)
+    with pytest.raises(RuntimeError, match="jax_num_cpu_devices config should be updated before backends"):
         jax.config.update("jax_num_cpu_devices", 8)
-    jax.config.update("jax_num_cpu_devices", -1)  # the default is accepted
+    with pytest.raises(NotImplementedError, match="jax_serialization_version=3"):
+        jax.config.update("jax_serialization_version", 3)
+    jax.config.update("jax_serialization_version", 0)  # the default is accepted
     with pytest.raises(NotImplementedError, match="jax_threefry_partitionable=False"):
         jax.config.update("jax_threefry_partitionable", False)
     jax.config.update("jax_cuda_visible_devices", "0")  # another platform's: accepted, no effect

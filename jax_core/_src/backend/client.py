@@ -135,6 +135,10 @@ def backend() -> Client:
             "'cpu' platform only (jaxlib's CPU client); GPU/TPU backends are not implemented. "
             "Unset JAX_PLATFORMS or set it to 'cpu'."
         )
+    count = config.num_cpu_devices.value
+    config.mark_backend_started()
+    if count is not None and count > 0:
+        return cast(Client, _xc.make_cpu_client(num_devices=count))
     return cast(Client, _xc.make_cpu_client())
 
 

@@ -245,6 +245,28 @@ legacy_prng_key: EnumFlag[LegacyPrngKeyState] = enum_class_state(
     "jax_legacy_prng_key", LegacyPrngKeyState, LegacyPrngKeyState.ALLOW,
     "What happens when a raw uint32 array is used as a PRNG key: allow, warn or error.",
 )  # fmt: skip
+_backend_started: list[bool] = [False]
+
+
+def mark_backend_started() -> None:
+    """Called when the PjRt client is created: options read then can no longer change."""
+    _backend_started[0] = True
+
+
+def _before_backend(value: int) -> None:
+    if _backend_started[0]:
+        raise RuntimeError(
+            "jax_num_cpu_devices config should be updated before backends are initialized i.e. before any JAX "
+            "operation is executed. You should initialize this config immediately after `import jax`."
+        )
+
+
+num_cpu_devices: Flag[int | None] = int_state(
+    "jax_num_cpu_devices", -1,
+    "The number of CPU devices (read when the backend starts; -1: XLA's default, one unless "
+    "XLA_FLAGS=--xla_force_host_platform_device_count=N).",
+    validator=_before_backend,
+)  # fmt: skip
 random_seed_offset: Flag[int | None] = int_state("jax_random_seed_offset", 0, "An offset added to every seed of random.key/PRNGKey.")
 explicit_x64_dtypes: EnumFlag[ExplicitX64Mode] = enum_class_state(
     "jax_explicit_x64_dtypes", ExplicitX64Mode, ExplicitX64Mode.WARN,
@@ -328,7 +350,7 @@ _DEFAULT_ONLY_INTS: dict[str, int | None] = {
     "jax_captured_constants_report_frames": 0, "jax_captured_constants_warn_bytes": 2_000_000_000,
     "jax_cpu_get_global_topology_timeout_minutes": 5, "jax_cpu_get_local_topology_timeout_minutes": 2,
     "jax_embedded_constants_max_bytes": 32, "jax_export_calling_convention_version": 10,
-    "jax_num_cpu_devices": -1, "jax_serialization_version": 0, "jax_traceback_in_locations_limit": 100,
+    "jax_serialization_version": 0, "jax_traceback_in_locations_limit": 100,
     "jax_share_binary_between_hosts_timeout_ms": 1_200_000, "jax_xla_profile_version": 0,
 }  # fmt: skip
 _DEFAULT_ONLY_ENUMS: dict[str, tuple[tuple[str, ...], str | None]] = {

@@ -16,19 +16,41 @@ if TYPE_CHECKING:
     from jax_core._src.typing import DTypeLike
 
 
-class ShapedArray:
-    """The abstract value of an array: its shape, dtype and weak-type flag."""
+_EMPTY: Final[frozenset[Any]] = frozenset()
 
-    __slots__ = ("shape", "dtype", "weak_type")
+# The order names print in (``f32[4]{V:(x,y)}``): their mesh's, as ``shard_map`` registers it.
+_axis_order: dict[Any, int] = {}
+
+
+def register_axis_order(names: Iterable[Any]) -> None:
+    """Records the order of a mesh's axis names, for printing the axes a value varies over."""
+    for name in names:
+        _axis_order.setdefault(name, len(_axis_order))
+
+
+def order_axes(names: Iterable[Any]) -> tuple[Any, ...]:
+    """``names`` in their mesh's order (as registered by ``register_axis_order``)."""
+    return tuple(sorted(names, key=lambda n: (_axis_order.get(n, len(_axis_order)), str(n))))
+
+
+class ShapedArray:
+    """The abstract value of an array: its shape, dtype and weak-type flag, and (inside
+    ``shard_map``) ``vma``, the mesh axes along which its per-device values vary."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "vma")
 
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     weak_type: bool
+    vma: frozenset[Any]
 
-    def __init__(self, shape: tuple[int, ...], dtype: np.dtype[Any], weak_type: bool = False) -> None:
+    def __init__(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], weak_type: bool = False, vma: frozenset[Any] = _EMPTY
+    ) -> None:
         self.shape = shape
         self.dtype = dtype
         self.weak_type = weak_type
+        self.vma = vma
 
     @property
     def ndim(self) -> int:
@@ -45,12 +67,14 @@ class ShapedArray:
         shape: tuple[int, ...] | None = None,
         dtype: np.dtype[Any] | None = None,
         weak_type: bool | None = None,
+        vma: frozenset[Any] | None = None,
     ) -> ShapedArray:
         """A copy with some fields replaced."""
         return ShapedArray(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
             self.weak_type if weak_type is None else weak_type,
+            self.vma if vma is None else vma,
         )
 
     def strip_weak_type(self) -> ShapedArray:
@@ -59,7 +83,14 @@ class ShapedArray:
 
     def str_short(self) -> str:
         """The jaxpr spelling, e.g. ``f32[3,4]``."""
-        return f"{dtypes.short_dtype_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+        return f"{dtypes.short_dtype_name(self.dtype)}[{','.join(map(str, self.shape))}]{self._vma_str()}"
+
+    def _vma_str(self) -> str:
+        if not self.vma:
+            return ""
+        names = order_axes(self.vma)
+        inner = ",".join(map(str, names))
+        return "{V:" + (inner if len(names) == 1 else f"({inner})") + "}"
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -67,10 +98,11 @@ class ShapedArray:
             and self.shape == other.shape
             and self.dtype == other.dtype
             and self.weak_type == other.weak_type
+            and self.vma == other.vma
         )
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        return hash((self.shape, self.dtype, self.weak_type, self.vma))
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
@@ -78,7 +110,7 @@ class ShapedArray:
 
     def __str__(self) -> str:
         weak = "~" if self.weak_type else ""
-        return f"{weak}{self.dtype.name}[{','.join(map(str, self.shape))}]"
+        return f"{weak}{self.dtype.name}[{','.join(map(str, self.shape))}]{self._vma_str()}"
 
 
 AVAL_SCALAR_TYPES: Final = (bool, int, float, complex)

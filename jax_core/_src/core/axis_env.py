@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Generator, Hashable
+from collections.abc import Callable, Generator, Hashable
+from typing import Any
 
 
 class _AxisEnv(threading.local):
     axes: tuple[tuple[Hashable, int], ...] = ()
+    manual: frozenset[Hashable] = frozenset()
+    """The mesh axes of the enclosing ``shard_map`` bodies whose variance is checked."""
 
 
 _env = _AxisEnv()
@@ -36,3 +39,32 @@ def axis_size(name: Hashable) -> int:
             return size
     bound = [n for n, _ in _env.axes]
     raise NameError(f"unbound axis name: {name}. The following axis names (e.g. defined by vmap) are available to collective operations: {bound}")
+
+
+@contextlib.contextmanager
+def manual_axes(names: frozenset[Hashable]) -> Generator[None]:
+    """Inside a ``shard_map`` body with ``check_vma``: values carry the mesh axes they vary over."""
+    prev = _env.manual
+    _env.manual = prev | names
+    try:
+        yield
+    finally:
+        _env.manual = prev
+
+
+def checked_manual_axes() -> frozenset[Hashable]:
+    """The mesh axes whose variance is tracked here (empty outside ``shard_map``)."""
+    return _env.manual
+
+
+_pvary: list[Callable[[Any, tuple[Hashable, ...]], Any]] = []
+
+
+def register_pvary(cast: Callable[[Any, tuple[Hashable, ...]], Any]) -> None:
+    """lax registers ``pvary`` (invariant to varying over mesh axes), which staging inserts."""
+    _pvary[:] = [cast]
+
+
+def pvary(x: Any, axes: tuple[Hashable, ...]) -> Any:
+    """``x`` cast to vary over ``axes`` as well (``lax.pcast(x, axes, to="varying")``)."""
+    return _pvary[0](x, axes)

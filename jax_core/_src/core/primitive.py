@@ -73,6 +73,12 @@ rule, the union of the effects of the jaxprs among the params (none for a first-
 primitive)."""
 
 
+VmaRule = Callable[..., "Sequence[frozenset[Any]]"]
+"""Inside ``shard_map``: the mesh axes each output varies over, from the inputs' (called as
+``rule(*avals_in, **params)``). Without a rule the outputs vary over the union of the inputs'
+axes, and inputs that vary over fewer are cast with ``pvary`` first (JAX's auto ``pcast``)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
     """All the rules of one primitive. ``None`` means the primitive does not support it."""
@@ -89,6 +95,19 @@ class Rules:
     const_fold: ConstFoldRule | None = None
     dce: DceRule | None = None
     effects: EffectsRule | None = None
+    vma: VmaRule | None = None
+
+
+def carries_jaxprs(params: dict[str, Any]) -> bool:
+    """Whether a primitive is higher-order (a jaxpr among its params): its outputs' variance
+    comes from its jaxprs, not from the standard rule."""
+    from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
+
+    for value in params.values():
+        items: tuple[Any, ...] = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        if any(isinstance(item, (ClosedJaxpr, Jaxpr)) for item in items):
+            return True
+    return False
 
 
 _ImplHook = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]
@@ -161,9 +180,18 @@ class Primitive:
         out = self.rules.abstract_eval(*avals, **params)
         if self.multiple_results:
             assert not isinstance(out, ShapedArray)
-            return list(out)
-        assert isinstance(out, ShapedArray)
-        return [out]
+            outs = list(out)
+        else:
+            assert isinstance(out, ShapedArray)
+            outs = [out]
+        rule = self.rules.vma
+        if rule is not None:
+            return [o.update(vma=v) for o, v in zip(outs, rule(*avals, **params), strict=True)]
+        if any(a.vma for a in avals) and not carries_jaxprs(params):
+            # Inside shard_map: the outputs vary wherever the (pvary-matched) inputs do.
+            varying = frozenset[Any]().union(*(a.vma for a in avals))
+            return [o.update(vma=varying) for o in outs]
+        return outs
 
     def impl(self, *args: Any, **params: Any) -> Any:
         """Evaluates the primitive eagerly on concrete values."""

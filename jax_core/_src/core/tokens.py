@@ -29,6 +29,7 @@ class AbstractToken(ShapedArray):
         shape: tuple[int, ...] | None = None,
         dtype: np.dtype[Any] | None = None,
         weak_type: bool | None = None,
+        vma: frozenset[Any] | None = None,
     ) -> ShapedArray:
         """Tokens have no fields to replace: the token aval itself."""
         return self

@@ -51,7 +51,7 @@ def tangent_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
     """The aval of tangents (and cotangents) for values of ``aval``."""
     dt = tangent_dtype(aval.dtype)
-    return aval if dt == aval.dtype else ShapedArray(aval.shape, dt)
+    return aval if dt == aval.dtype else ShapedArray(aval.shape, dt, False, aval.vma)
 
 
 def is_differentiable(aval: ShapedArray) -> bool:

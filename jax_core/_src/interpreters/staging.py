@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import config, dtypes
-from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.avals import ShapedArray, order_axes
+from jax_core._src.core.axis_env import pvary
 from jax_core._src.core.jaxpr_check import check_jaxpr
 from jax_core._src.core.jaxpr import (
     Atom,
@@ -30,7 +31,7 @@ from jax_core._src.core.jaxpr import (
     literal_aval,
     pp_eqn,
 )
-from jax_core._src.core.primitive import Primitive
+from jax_core._src.core.primitive import Primitive, carries_jaxprs
 from jax_core._src.core.source_info import function_location, user_frame
 from jax_core._src.core.trace import (
     Trace,
@@ -202,6 +203,13 @@ class JaxprTrace(Trace):
         """
         atoms = [self.to_atom(a) for a in args]
         avals_in = [a.aval for a in atoms]
+        if any(a.vma for a in avals_in) and primitive.rules.vma is None and not carries_jaxprs(params):
+            varying = frozenset[Any]().union(*(a.vma for a in avals_in))
+            if any(a.vma != varying for a in avals_in):
+                # Inside shard_map, operands that vary over fewer mesh axes are cast first (pvary).
+                args = [x if a.vma == varying else pvary(x, order_axes(varying - a.vma)) for x, a in zip(args, avals_in)]
+                atoms = [self.to_atom(a) for a in args]
+                avals_in = [a.aval for a in atoms]
         avals_out = primitive.abstract_eval(*avals_in, **params)
         rules = primitive.rules
         if rules.const_fold is not None and any(isinstance(a, Literal) for a in atoms):

@@ -18,7 +18,9 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jax_core._src.core.primitive import LowerRule
 from jax_core._src.lib.mlir import func, ir
 from jax_core._src.lowering import hlo
+from jax_core._src.lowering import sdy
 from jax_core._src.lowering.ir_types import make_ir_context, value_ir_type
+from jax_core._src.sharding.partition_spec import PartitionSpec
 
 
 @dataclasses.dataclass
@@ -30,6 +32,32 @@ class ModuleContext:
 
     host_callbacks: list[Callable[..., Any]] = dataclasses.field(default_factory=lambda: [])
     tokens: dict[Effect, ir.Value[ir.Type]] = dataclasses.field(default_factory=lambda: {})
+    mesh_shape: sdy.MeshShape | None = None
+    """The mesh of a module that runs on several devices (``@mesh``); ``None`` for one device."""
+    manual_axes: frozenset[Any] = frozenset()
+    """The mesh axes the code being lowered sees per device (inside ``shard_map``)."""
+    channels: list[int] = dataclasses.field(default_factory=lambda: [0])
+    """The last channel id a collective used (each cross-device collective needs its own)."""
+
+    def next_channel(self) -> int:
+        """A fresh channel id for a collective."""
+        self.channels[0] += 1
+        return self.channels[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class SpmdLayout:
+    """How a module runs on the devices of a mesh: the mesh's axes and sizes, and the sharding of
+    each of ``main``'s parameters and results (``None``: the partitioner chooses)."""
+
+    mesh_shape: sdy.MeshShape
+    arg_specs: tuple[PartitionSpec | None, ...]
+    result_specs: tuple[PartitionSpec | None, ...]
+
+    @property
+    def num_partitions(self) -> int:
+        """The number of devices."""
+        return int(np.prod([size for _, size in self.mesh_shape], dtype=np.int64))
 
 
 class _CurrentModule(threading.local):
@@ -176,6 +204,8 @@ class LoweredModule:
     host_callbacks: tuple[Callable[..., Any], ...] = ()
     has_effects: bool = False
     """Whether it has any effect (then the runtime keeps its output token for ``effects_barrier``)."""
+    spmd: SpmdLayout | None = None
+    """Its mesh and the shardings of its parameters and results, when it runs on several devices."""
 
     def as_text(self, debug_info: bool = False) -> str:
         """The module as MLIR text (StableHLO); ``debug_info``: with the ops' locations."""
@@ -195,20 +225,25 @@ def lower_closed_jaxpr(
     name: str,
     *,
     donated_invars: Sequence[bool] | None = None,
+    spmd: SpmdLayout | None = None,
 ) -> LoweredModule:
-    """Lowers a closed jaxpr to a module whose ``main`` takes the jaxpr's inputs."""
+    """Lowers a closed jaxpr to a module whose ``main`` takes the jaxpr's inputs (with ``spmd``:
+    partitioned over a mesh, its parameters and results annotated with their shardings)."""
     jaxpr = closed.jaxpr
     in_avals = tuple(jaxpr.in_avals)
     out_avals = tuple(jaxpr.out_avals)
     donated = tuple(donated_invars) if donated_invars is not None else (False,) * len(in_avals)
     ordered = tuple(ordered_in(jaxpr.effects))
     ctx = make_ir_context()
-    context = ModuleContext()
+    context = ModuleContext(mesh_shape=None if spmd is None else spmd.mesh_shape)
     with ctx, ir.Location.unknown(), lowering_module(context):
         module = ir.Module.create()
         module.operation.attributes["sym_name"] = ir.StringAttr.get(_module_name(name))
         i32 = ir.IntegerType.get_signless(32)
-        module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, 1)
+        partitions = 1 if spmd is None else spmd.num_partitions
+        module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, partitions)
+        if spmd is not None:
+            sdy.add_mesh(module, spmd.mesh_shape)
         module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
         token_types: list[ir.Type] = [hlo.token_type() for _ in ordered]
         in_types = [*token_types, *(value_ir_type(a) for a in in_avals)]
@@ -229,12 +264,19 @@ def lower_closed_jaxpr(
                     if out_index is not None:
                         aliased.add(out_index)
                         attrs["tf.aliasing_output"] = ir.IntegerAttr.get(i32, len(ordered) + out_index)
+                arg_spec = None if spmd is None else spmd.arg_specs[i]
+                if arg_spec is not None:
+                    attrs["sdy.sharding"] = sdy.sharding_attr(arg_spec, aval.ndim)
                 arg_attrs.append(ir.DictAttr.get(attrs))
             fn.arg_attrs = ir.ArrayAttr.get(arg_attrs)
-            fn.result_attrs = ir.ArrayAttr.get(
-                [token_attr for _ in ordered]
-                + [ir.DictAttr.get({"jax.result_info": ir.StringAttr.get(_result_info(i, len(out_avals)))}) for i in range(len(out_avals))]
-            )
+            result_attrs: list[ir.Attribute] = [token_attr for _ in ordered]
+            for i, aval in enumerate(out_avals):
+                attrs = {"jax.result_info": ir.StringAttr.get(_result_info(i, len(out_avals)))}
+                out_spec = None if spmd is None else spmd.result_specs[i]
+                if out_spec is not None:
+                    attrs["sdy.sharding"] = sdy.sharding_attr(out_spec, aval.ndim)
+                result_attrs.append(ir.DictAttr.get(attrs))
+            fn.result_attrs = ir.ArrayAttr.get(result_attrs)
             entry = fn.add_entry_block()
             with ir.InsertionPoint(entry):
                 consts = [hlo.constant(c) for c in closed.consts]
@@ -243,7 +285,7 @@ def lower_closed_jaxpr(
                 outs = lower_jaxpr_body(jaxpr, consts, params[len(ordered) :])
                 func.ReturnOp([*(context.tokens[e] for e in ordered), *outs])
     return LoweredModule(
-        module, ctx, in_avals, out_avals, donated, ordered, tuple(context.host_callbacks), bool(jaxpr.effects)
+        module, ctx, in_avals, out_avals, donated, ordered, tuple(context.host_callbacks), bool(jaxpr.effects), spmd
     )
 
 

@@ -23,7 +23,7 @@ from jax_core._src.runtime import compilation_cache
 from jax_core._src.runtime.tokens import runtime_tokens
 
 if TYPE_CHECKING:
-    from jax_core._src.sharding.shardings import Device
+    from jax_core._src.sharding.shardings import Device, Sharding
 
 # ``xla_client.CompileOptions`` comes from the stubless ``_jax`` extension (see client.py).
 _xc: ModuleType = xla_client
@@ -46,6 +46,12 @@ class Executable:
     has_effects: bool = False
     """Whether it has effects (calls then go through the runtime tokens, and never through jit's
     C++ fast path)."""
+    input_shardings: tuple[Sharding, ...] | None = None
+    """Where each argument must be (an SPMD executable's; ``None``: on ``device``)."""
+    output_shardings: tuple[Sharding, ...] | None = None
+    """Where each result is (an SPMD executable's; ``None``: on ``device``)."""
+    devices: tuple[Device, ...] = ()
+    """Every device it runs on (an SPMD executable's, in partition order; else ``(device,)``)."""
 
     def call(self, args: Sequence[Any]) -> list[Any]:
         """Runs on device arrays; returns device arrays (asynchronously computed)."""

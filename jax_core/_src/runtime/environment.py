@@ -1,4 +1,5 @@
-"""What the process runs on: ``default_backend``, ``local_device_count``, ``live_arrays``,
+"""What the process runs on: ``default_backend``, ``local_device_count``, ``process_index`` /
+``process_count`` / ``process_indices``, ``live_arrays``,
 ``print_environment_info``, and ``copy_to_host_async``."""
 
 from __future__ import annotations
@@ -26,6 +27,25 @@ def local_device_count(backend: str | None = None) -> int:
     """The number of devices attached to this process (of ``backend``, default: the default one)."""
     _check_backend(backend)
     return len(client.local_devices())
+
+
+def process_index(backend: str | None = None) -> int:
+    """This process's index among the processes of a multi-process run (0 on one process)."""
+    _check_backend(backend)
+    raw: Any = client.backend()
+    return int(raw.process_index())
+
+
+def process_count(backend: str | None = None) -> int:
+    """The number of processes taking part in the computation (1 on one process)."""
+    _check_backend(backend)
+    return len({d.process_index for d in client.devices()})
+
+
+def process_indices(backend: str | None = None) -> list[int]:
+    """The indices of every process, in order."""
+    _check_backend(backend)
+    return sorted({d.process_index for d in client.devices()})
 
 
 def _check_backend(backend: object) -> None:

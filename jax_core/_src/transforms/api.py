@@ -18,6 +18,7 @@ from jax_core._src.runtime.tokens import effects_barrier
 from jax_core._src.sharding.shardings import Device
 from jax_core._src.transforms.ad_api import vjp
 from jax_core._src.transforms.jit import Inline, abstractify, make_jit
+from jax_core._src.transforms.jit_shardings import UNSPECIFIED
 from jax_core._src.transforms.stages import Lowered, Traced
 from jax_core._src.tree.tree_util import tree_flatten, tree_leaves, tree_unflatten
 from jax_core._src.typing.basearray import Array
@@ -97,6 +98,8 @@ def jit(
     device: Device | None = None,
     backend: str | None = None,
     inline: bool | Inline = False,
+    in_shardings: Any = UNSPECIFIED,
+    out_shardings: Any = UNSPECIFIED,
 ) -> Jitted[P, R]: ...
 
 
@@ -112,6 +115,8 @@ def jit(
     device: Device | None = None,
     backend: str | None = None,
     inline: bool | Inline = False,
+    in_shardings: Any = UNSPECIFIED,
+    out_shardings: Any = UNSPECIFIED,
 ) -> JitDecorator: ...
 
 
@@ -126,6 +131,8 @@ def jit(
     device: Device | None = None,
     backend: str | None = None,
     inline: bool | Inline = False,
+    in_shardings: Any = UNSPECIFIED,
+    out_shardings: Any = UNSPECIFIED,
 ) -> Jitted[P, R] | JitDecorator:
     """Compiles ``fun`` with XLA; calls with new shapes/dtypes/static values retrace.
 
@@ -138,6 +145,11 @@ def jit(
     others keep the equation; its body is inlined when lowering). ``device`` runs it on that
     device (its results committed there); without it, it runs on the device of its committed
     arguments, else the default device. ``backend`` names the platform (``"cpu"``).
+
+    ``in_shardings`` (a prefix of the positional arguments tuple) and ``out_shardings`` (a prefix
+    of the results) lay arguments and results out over the devices of a mesh: ``Sharding``s,
+    ``PartitionSpec``s (under ``set_mesh``) or ``None`` (left to XLA's partitioner). Arguments
+    already laid out over several devices also run partitioned, by XLA's SPMD partitioner.
     """
 
     def wrap(f: Callable[Q, S], /) -> Jitted[Q, S]:
@@ -150,6 +162,8 @@ def jit(
             device=device,
             backend=backend,
             inline=inline,
+            in_shardings=in_shardings,
+            out_shardings=out_shardings,
         )
         return out
 

@@ -48,8 +48,11 @@ from jax_core._src.lowering.lower_jaxpr import (
 )
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
 from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.runtime.spmd import compile_spmd, sharded_input
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile, logger
 from jax_core._src.runtime.transfer import placement, to_device_input
+from jax_core._src.transforms import jit_shardings
+from jax_core._src.transforms.jit_shardings import UNSPECIFIED, SpmdPlan, UnspecifiedValue
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree.tree_util import (
     PyTreeDef,
@@ -61,8 +64,9 @@ from jax_core._src.tree.tree_util import (
 )
 from jax_core._src.typing.basearray import Array
 
+from jax_core._src.sharding.shardings import Device, Sharding
+
 if TYPE_CHECKING:
-    from jax_core._src.sharding.shardings import Device
     from jax_core._src.transforms.api import Jitted
 
 P = ParamSpec("P")
@@ -143,6 +147,9 @@ class _Entry(NamedTuple):
     out_tree: PyTreeDef
     lowered: LoweredModule | None
     executable: Executable | None
+    where: Any = None
+    """Where it runs: a device, an ``SpmdPlan``, or ``None`` (the default device)."""
+    committed: bool = False
 
 
 def abstractify(x: Any) -> ShapedArray:
@@ -199,11 +206,20 @@ class _JitFunction:
         donate_argnames: str | Sequence[str] | None,
         inline: bool | Inline = False,
         device: Device | None = None,
+        in_shardings: Any = UNSPECIFIED,
+        out_shardings: Any = UNSPECIFIED,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
+        if device is not None and not (isinstance(in_shardings, UnspecifiedValue) and isinstance(out_shardings, UnspecifiedValue)):
+            raise ValueError(
+                "If backend or device is specified on jit, then in_shardings and out_shardings should not be specified."
+            )
         self.fun = fun
         self.device = device
+        self.in_shardings: Any = in_shardings
+        self.out_shardings: Any = out_shardings
+        self.sharded = not (isinstance(in_shardings, UnspecifiedValue) and isinstance(out_shardings, UnspecifiedValue))
         self.inline = canonicalize_inline(inline)
         inline = self.inline
         self.name = getattr(fun, "__name__", type(fun).__name__)
@@ -250,7 +266,10 @@ class _JitFunction:
         self.donate_argnums = donate
         self.donate_argnames = donate_names
         self.positional_names = positional
-        self.options: Hashable = (nums, names, donate, donate_names, inline, device)
+        self.options: Hashable = (
+            nums, names, donate, donate_names, inline, device,
+            jit_shardings.hashable_spec_tree(in_shardings), jit_shardings.hashable_spec_tree(out_shardings),
+        )  # fmt: skip
         self._cache: dict[Hashable, _Entry] = _shared_trace_cache(fun, self.options)
 
     # -- splitting arguments ---------------------------------------------------------
@@ -319,12 +338,15 @@ class _JitFunction:
                         ) from None
                 raise
             _check_int_arguments(leaves, avals, names)
-        # Where it runs: JAX's rule (``device=``, else committed arguments' device, else the default).
-        placed = (
-            placement(leaves, self.device, self.name, names)
-            if self.device is not None or any(type(x) is ArrayImpl and x._committed for x in leaves)
-            else (None, False)
-        )
+        # Where it runs: JAX's rule (``device=``, else committed arguments' device, else the default),
+        # or partitioned over a mesh when shardings are requested or arguments span several devices.
+        placed: tuple[Any, bool] = (None, False)
+        committed = [x for x in leaves if type(x) is ArrayImpl and x._committed]
+        if self.sharded or any(len(x._arrays) > 1 for x in committed):
+            where = self._plan(args, kwargs, leaves, avals, names)
+            placed = (None, False) if where is None else (where, True)
+        elif self.device is not None or committed:
+            placed = placement(leaves, self.device, self.name, names)
         key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key(), *placed)
         entry = self._cache.get(key)
         if entry is None:
@@ -345,16 +367,59 @@ class _JitFunction:
                 return out_leaves
 
             jaxpr = trace_to_jaxpr(flat_fun, avals, DebugInfo("jit", self.fun, names))
-            entry = _Entry(jaxpr, out_tree_box[0], None, None)
+            where, committed_out = placed
+            constraints = jit_shardings.constraint_shardings(jaxpr.jaxpr)
+            if constraints and not isinstance(where, SpmdPlan):
+                # The function names a mesh inside (``with_sharding_constraint``): it runs over it.
+                planned = self._plan(args, kwargs, leaves, avals, names, constraints)
+                if planned is not None:
+                    where, committed_out = planned, True
+            entry = _Entry(jaxpr, out_tree_box[0], None, None, where, committed_out)
             self._cache[key] = entry
         return entry, leaves, donated, key
 
+    def _plan(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        leaves: Sequence[Any],
+        avals: Sequence[ShapedArray],
+        names: Sequence[str],
+        inner: Sequence[Sharding] = (),
+    ) -> SpmdPlan | Device | None:
+        nargs = len(args)
+        static = {i for i in self.static_argnums if i < nargs}
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in static)
+        n_kw = len(tree_flatten({k: v for k, v in kwargs.items() if k not in self.static_argnames})[0])
+        requested = jit_shardings.in_leaf_shardings(self.in_shardings, dyn_args, n_kw)
+        out_leaves = (
+            [] if isinstance(self.out_shardings, UnspecifiedValue)
+            else tree_flatten(self.out_shardings, is_leaf=lambda x: x is None)[0]
+        )  # fmt: skip
+        where = getattr(self.fun, "__qualname__", self.name)
+        return jit_shardings.plan(leaves, avals, requested, [*out_leaves, *inner], where, names)
+
+    def _lower_module(self, entry: _Entry, donated: list[bool], key: Hashable) -> LoweredModule:
+        if entry.lowered is not None:
+            return entry.lowered
+        where = entry.where
+        if not isinstance(where, SpmdPlan):
+            return lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+        requested = jit_shardings.out_leaf_shardings(self.out_shardings, entry.out_tree)
+        outs = jit_shardings.out_shardings_on(where, requested, entry.jaxpr.out_avals)
+        return lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated, spmd=where.layout(outs))
+
+    def _compile(self, lowered: LoweredModule, entry: _Entry, compiler_options: Mapping[str, Any] | None = None) -> Executable:
+        where = entry.where
+        if isinstance(where, SpmdPlan):
+            return compile_spmd(lowered, where.mesh, compiler_options)
+        return compile_module(lowered, where, compiler_options, committed=entry.committed)
+
     def _compiled(self, entry: _Entry, donated: list[bool], key: Hashable) -> _Entry:
         if entry.executable is None:
-            lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+            lowered = self._lower_module(entry, donated, key)
             log_compile(f"jit({self.name})", entry.jaxpr.in_avals)
-            device, committed = cast(tuple[Any, ...], key)[-2:]
-            entry = entry._replace(lowered=lowered, executable=compile_module(lowered, device, committed=committed))
+            entry = entry._replace(lowered=lowered, executable=self._compile(lowered, entry))
             self._cache[key] = entry
         return entry
 
@@ -372,7 +437,7 @@ class _JitFunction:
         exe = entry.executable
         assert exe is not None
         check_execution(f"jit({self.name})")
-        out_flat = exe.call([to_device_input(x, exe.device) for x in leaves])
+        out_flat = exe.call(_inputs(exe, leaves))
         if checking_values():
             try:
                 check_values(out_flat, exe.out_avals)
@@ -387,7 +452,7 @@ class _JitFunction:
         fastpath = _FastpathData(
             exe.loaded,
             entry.out_tree,
-            [_jax_sharding(exe) for _ in leaves],
+            list(exe.input_shardings) if exe.input_shardings is not None else [_jax_sharding(exe) for _ in leaves],
             list(sharding),
             list(exe.out_avals),
             [exe.committed] * len(out_flat),
@@ -453,13 +518,14 @@ class _JitFunction:
         return self._lower(entry, donated, key)
 
     def _lower(self, entry: _Entry, donated: list[bool], key: Hashable) -> Lowered[Any, Any]:
-        lowered = entry.lowered or lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+        in_tree = cast(tuple[Any, ...], key)[0]
+        lowered = self._lower_module(entry, donated, key)
         entry = entry._replace(lowered=lowered)
 
         def compile_fn(compiler_options: Mapping[str, Any] | None = None) -> Compiled[Any, Any]:
             exe: Executable | None
             if compiler_options:  # compiled for this call only, not cached with the function
-                exe = compile_module(lowered, compiler_options=compiler_options)
+                exe = self._compile(lowered, entry, compiler_options)
             else:
                 exe = self._compiled(entry, donated, key).executable
             assert exe is not None
@@ -473,9 +539,9 @@ class _JitFunction:
                         "Argument types differ from the types for which this computation was compiled. "
                         f"Expected {[str(e) for e in in_avals]}, got {[str(g) for g in got]}."
                     )
-                return tree_unflatten(entry.out_tree, exe.call([to_device_input(x, exe.device) for x in leaves]))
+                return tree_unflatten(entry.out_tree, exe.call(_inputs(exe, leaves)))
 
-            return Compiled(exe, call, entry.out_tree)
+            return Compiled(exe, call, entry.out_tree, in_tree)
 
         return Lowered(lowered, compile_fn, entry.out_tree)
 
@@ -506,6 +572,14 @@ def _check_hashable(x: Any, what: str) -> Any:
     return x
 
 
+def _inputs(exe: Executable, leaves: Sequence[Any]) -> list[Any]:
+    """The arguments as the executable takes them: on its device, or laid out as its inputs'
+    shardings (an SPMD executable's)."""
+    if exe.input_shardings is None:
+        return [to_device_input(x, exe.device) for x in leaves]
+    return [sharded_input(x, s) for x, s in zip(leaves, exe.input_shardings, strict=True)]
+
+
 def _jax_sharding(exe: Executable) -> CppSharding:
     from jax_core._src.backend import client
 
@@ -513,6 +587,8 @@ def _jax_sharding(exe: Executable) -> CppSharding:
 
 
 def _shard_arg_fallback(x: object, sharding: object, layout: object, *rest: object) -> Array:
+    if isinstance(sharding, Sharding) and sharding.num_devices > 1:
+        return sharded_input(x, sharding)
     return device_put_host(x)
 
 
@@ -556,6 +632,8 @@ def make_jit(
     device: Device | None = None,
     backend: str | None = None,
     inline: bool | Inline = False,
+    in_shardings: Any = UNSPECIFIED,
+    out_shardings: Any = UNSPECIFIED,
 ) -> Jitted[P, R]:
     """Builds the C++-dispatched jitted callable for ``fun`` (see ``jax_core.jit``)."""
     if backend is not None and backend != "cpu":
@@ -570,7 +648,9 @@ def make_jit(
             DeprecationWarning,
             stacklevel=3,
         )
-    jf = _JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline, device)
+    jf = _JitFunction(
+        fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline, device, in_shardings, out_shardings
+    )
     # jaxlib's C++ ``PjitFunction`` is untyped; the attributes set below make it a ``Jitted``.
     cpp: Any = jax_ext.pjit(
         jf.name,

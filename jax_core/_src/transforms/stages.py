@@ -54,10 +54,29 @@ class Wrapped(Protocol):
 class Compiled(Generic[P, R]):
     """A compiled computation: call it with arguments like the ones it was lowered for."""
 
-    def __init__(self, executable: Executable, call: Callable[..., Any], out_tree: PyTreeDef) -> None:
+    def __init__(
+        self, executable: Executable, call: Callable[..., Any], out_tree: PyTreeDef, in_tree: PyTreeDef | None = None
+    ) -> None:
         self._executable = executable
         self._call = call
         self._out_tree = out_tree
+        self._in_tree = in_tree
+
+    @property
+    def input_shardings(self) -> Any:
+        """Where each argument must be: ``(args, kwargs)`` as a pytree of ``Sharding``s."""
+        exe = self._executable
+        flat = list(exe.input_shardings) if exe.input_shardings is not None else [_single(exe)] * len(exe.in_avals)
+        if self._in_tree is None:
+            return tuple(flat)
+        return tree_unflatten(self._in_tree, flat)
+
+    @property
+    def output_shardings(self) -> Any:
+        """Where each result is, as a pytree of ``Sharding``s like the results."""
+        exe = self._executable
+        flat = list(exe.output_shardings) if exe.output_shardings is not None else [_single(exe)] * len(exe.out_avals)
+        return tree_unflatten(self._out_tree, flat)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         out: R = self._call(*args, **kwargs)
@@ -130,3 +149,9 @@ class Traced(Generic[P, R]):
 
 def _struct(aval: ShapedArray) -> ShapeDtypeStruct:
     return ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
+
+
+def _single(exe: Executable) -> Any:
+    from jax_core._src.sharding.shardings import SingleDeviceSharding
+
+    return SingleDeviceSharding(exe.device)

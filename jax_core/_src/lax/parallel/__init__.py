@@ -1,0 +1,16 @@
+"""Collectives over named axes: the mesh axes of ``shard_map`` (and ``pmap``), or the axis a
+``vmap(..., axis_name=...)`` binds.
+
+``reductions.py``: ``psum``/``pmax``/``pmin``/``pmean``, ``psum_invariant`` and the variance
+casts (``pvary``, ``pcast``); ``axis.py``: ``axis_index``, ``axis_size``; ``gather.py``:
+``all_gather``, ``psum_scatter``, ``all_to_all``, ``pswapaxes``; ``permute.py``: ``ppermute``,
+``pshuffle``, ``pbroadcast``; ``groups.py``: which devices a collective lowers over.
+"""
+
+from jax_core._src.lax.parallel.axis import axis_index as axis_index
+from jax_core._src.lax.parallel.axis import axis_size as axis_size
+from jax_core._src.lax.parallel.reductions import pcast as pcast
+from jax_core._src.lax.parallel.reductions import pmax as pmax
+from jax_core._src.lax.parallel.reductions import pmean as pmean
+from jax_core._src.lax.parallel.reductions import pmin as pmin
+from jax_core._src.lax.parallel.reductions import psum as psum

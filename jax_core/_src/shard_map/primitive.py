@@ -1,0 +1,181 @@
+"""``shard_map_p``: a function applied per device to the blocks of its arguments (seed 000 part 5).
+
+Its ``jaxpr`` is the body on per-device avals (which, with ``check_vma``, carry the mesh axes they
+vary over); ``in_specs``/``out_specs`` say how global arguments split into blocks and result
+blocks concatenate. It lowers to ``sdy.manual_computation`` inside a module partitioned over the
+mesh; eagerly it runs as a ``jit`` over the mesh. Its transformation rules transform the body
+inside the body's context (its mesh axes bound, their variance tracked), so collectives in it
+keep their meaning: jvp adds tangents with the primals' specs, transpose swaps the roles of
+``in_specs`` and ``out_specs`` (the body's collectives transpose efficiently, see
+``lax/parallel/reductions.py``), and ``vmap`` adds an unsplit leading dimension.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from jax_core._src.core.avals import ShapedArray, register_axis_order
+from jax_core._src.core.axis_env import extend_axis_env, manual_axes
+from jax_core._src.core.jaxpr import ClosedJaxpr, dce_jaxpr_used
+from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.interpreters.ad import jvp_jaxpr, transpose_jaxpr
+from jax_core._src.interpreters.ad_util import UndefinedPrimal, Zero, instantiate_zeros, tangent_aval
+from jax_core._src.interpreters.batching import batch_jaxpr
+from jax_core._src.interpreters.batching_util import axis_size, moveaxis
+from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import sdy
+from jax_core._src.lowering.ir_types import value_ir_type
+from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, lower_jaxpr_body, module_context
+from jax_core._src.shard_map.specs import global_aval
+from jax_core._src.sharding.mesh import Mesh
+from jax_core._src.sharding.partition_spec import PartitionSpec
+
+Specs = tuple[PartitionSpec, ...]
+
+
+@contextlib.contextmanager
+def body_context(mesh: Mesh, manual: frozenset[Any], check_vma: bool) -> Generator[None]:
+    """Where a body is traced or transformed: its manual mesh axes bound (for collectives), and
+    with ``check_vma`` their variance tracked."""
+    register_axis_order(mesh.axis_names)
+    with contextlib.ExitStack() as stack:
+        for name in mesh.axis_names:
+            if name in manual:
+                stack.enter_context(extend_axis_env(name, mesh.shape[name]))
+        if check_vma:
+            stack.enter_context(manual_axes(manual))
+        yield
+
+
+def _abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, mesh: Mesh, in_specs: Specs, out_specs: Specs, **params: Any) -> list[ShapedArray]:
+    return [global_aval(mesh, spec, a) for spec, a in zip(out_specs, jaxpr.out_avals, strict=True)]
+
+
+def _impl(*args: Any, **params: Any) -> Any:
+    from jax_core._src.transforms.jit import make_jit
+
+    def run(*xs: Any) -> Any:
+        return shard_map_p.bind(*xs, **params)
+
+    return make_jit(run)(*args)
+
+
+def _lower(
+    ctx: LoweringRuleContext,
+    *args: ir.Value[ir.Type],
+    jaxpr: ClosedJaxpr,
+    mesh: Mesh,
+    in_specs: Specs,
+    out_specs: Specs,
+    check_vma: bool,
+    newly_manual_axes: frozenset[Any],
+) -> list[ir.Value[ir.Type]]:
+    context = module_context()
+    if context.mesh_shape is None:
+        raise NotImplementedError(
+            "shard_map inside a computation on one device: jax_core lowers shard_map in a jit over its mesh "
+            "(call it eagerly, or from a jit whose arguments or shardings name the mesh)."
+        )
+    if tuple(context.mesh_shape) != tuple(mesh.shape_tuple):
+        raise NotImplementedError(
+            f"jax_core lowers shard_map over the computation's own mesh {dict(context.mesh_shape)} only; got {mesh}."
+        )
+    if set(newly_manual_axes) != {n for n in mesh.axis_names if mesh.shape[n] > 0} or context.manual_axes:
+        raise NotImplementedError(
+            "jax_core's shard_map is manual over every mesh axis, once (axis_names naming a subset, and nested "
+            "shard_map, are not supported yet)."
+        )
+    manual = [n for n in mesh.axis_names if n in newly_manual_axes]
+    op, block = sdy.manual_computation(
+        args,
+        [value_ir_type(a) for a in ctx.avals_out],
+        [value_ir_type(a) for a in jaxpr.in_avals],
+        [(spec, a.ndim) for spec, a in zip(in_specs, ctx.avals_in, strict=True)],
+        [(spec, a.ndim) for spec, a in zip(out_specs, ctx.avals_out, strict=True)],
+        manual,
+    )
+    previous = context.manual_axes
+    context.manual_axes = frozenset(manual)
+    try:
+        with ir.InsertionPoint(block):
+            consts = [hlo.constant(c) for c in jaxpr.consts]
+            outs = lower_jaxpr_body(jaxpr.jaxpr, consts, list(block.arguments))
+            sdy.return_values(outs)
+    finally:
+        context.manual_axes = previous
+    return list(op.results)
+
+
+def _jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[list[Any], list[Any]]:
+    jaxpr: ClosedJaxpr = params["jaxpr"]
+    nonzeros = [not isinstance(t, Zero) for t in tangents]
+    with body_context(params["mesh"], params["newly_manual_axes"], params["check_vma"]):
+        jvp_closed, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+    in_specs = (*params["in_specs"], *(s for s, nz in zip(params["in_specs"], nonzeros) if nz))
+    out_specs = (*params["out_specs"], *(s for s, nz in zip(params["out_specs"], out_nz) if nz))
+    outs = shard_map_p.bind(
+        *primals,
+        *(t for t in tangents if not isinstance(t, Zero)),
+        **{**params, "jaxpr": jvp_closed, "in_specs": in_specs, "out_specs": out_specs},
+    )
+    n = len(jaxpr.out_avals)
+    it = iter(outs[n:])
+    out_avals = _abstract_eval(**params)
+    touts = [next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(out_avals, out_nz)]
+    return list(outs[:n]), touts
+
+
+def _transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
+    jaxpr: ClosedJaxpr = params["jaxpr"]
+    linear = [isinstance(a, UndefinedPrimal) for a in args]
+    with body_context(params["mesh"], params["newly_manual_axes"], params["check_vma"]):
+        transposed = transpose_jaxpr(jaxpr, linear)
+    # Only what the cotangents need: the forward recomputation of unused primal results goes.
+    pruned, used = dce_jaxpr_used(transposed.jaxpr, [True] * len(transposed.jaxpr.outvars))
+    in_specs: Specs = params["in_specs"]
+    new_in = [*(s for s, lin in zip(in_specs, linear) if not lin), *params["out_specs"]]
+    new_out = tuple(s for s, lin in zip(in_specs, linear) if lin)
+    operands = [*(a for a in args if not isinstance(a, UndefinedPrimal)), *cts]
+    cts_in = iter(
+        shard_map_p.bind(
+            *(instantiate_zeros(x) for x, u in zip(operands, used, strict=True) if u),
+            **{
+                **params,
+                "jaxpr": ClosedJaxpr(pruned, transposed.consts),
+                "in_specs": tuple(s for s, u in zip(new_in, used, strict=True) if u),
+                "out_specs": new_out,
+            },
+        )
+    )
+    return [next(cts_in) if lin else None for lin in linear]
+
+
+def _with_leading(spec: PartitionSpec) -> PartitionSpec:
+    return PartitionSpec(None, *spec)
+
+
+def _batch(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[list[Any], list[int | None]]:
+    jaxpr: ClosedJaxpr = params["jaxpr"]
+    size = axis_size(args, dims)
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    with body_context(params["mesh"], params["newly_manual_axes"], params["check_vma"]):
+        batched, out_batched = batch_jaxpr(jaxpr, size, [d is not None for d in dims], instantiate=False)
+    in_specs = tuple(_with_leading(s) if d is not None else s for s, d in zip(params["in_specs"], dims))
+    out_specs = tuple(_with_leading(s) if b else s for s, b in zip(params["out_specs"], out_batched))
+    outs = shard_map_p.bind(*moved, **{**params, "jaxpr": batched, "in_specs": in_specs, "out_specs": out_specs})
+    return list(outs), [0 if b else None for b in out_batched]
+
+
+shard_map_p: Primitive = Primitive("shard_map", multiple_results=True)
+shard_map_p.def_rules(
+    Rules(
+        abstract_eval=_abstract_eval,
+        lower=_lower,
+        impl=_impl,
+        jvp=_jvp,
+        transpose=_transpose,
+        batch=_batch,
+    )
+)
