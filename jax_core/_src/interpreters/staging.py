@@ -205,9 +205,13 @@ class JaxprTrace(Trace):
         avals_in = [a.aval for a in atoms]
         if any(a.vma for a in avals_in) and primitive.rules.vma is None and not carries_jaxprs(params):
             varying = frozenset[Any]().union(*(a.vma for a in avals_in))
-            if any(a.vma != varying for a in avals_in):
-                # Inside shard_map, operands that vary over fewer mesh axes are cast first (pvary).
-                args = [x if a.vma == varying else pvary(x, order_axes(varying - a.vma)) for x, a in zip(args, avals_in)]
+            if any(a.vma != varying and not isinstance(t, Literal) for a, t in zip(avals_in, atoms)):
+                # Inside shard_map, operands that vary over fewer mesh axes are cast first (pvary);
+                # literals are the same on every device and stay literals.
+                args = [
+                    x if a.vma == varying or isinstance(t, Literal) else pvary(x, order_axes(varying - a.vma))
+                    for x, a, t in zip(args, avals_in, atoms)
+                ]
                 atoms = [self.to_atom(a) for a in args]
                 avals_in = [a.aval for a in atoms]
         avals_out = primitive.abstract_eval(*avals_in, **params)

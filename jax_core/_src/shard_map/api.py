@@ -110,7 +110,7 @@ def apply_shard_map(
         out_specs = out_specs(out_value)
     out_flat = [PartitionSpec() if s is None else s for s in broadcast_specs(out_specs, out_value, "out_specs")]
     check_names(out_flat, manual, "out_specs")
-    check_out_avals(name, m, out_flat, closed.out_avals, manual, check_vma)
+    check_out_avals(name, m, out_flat, closed.out_avals, manual, check_vma, single=out_tree.num_leaves == 1 and out_tree.num_nodes == 1)
     body, consts = convert_constvars_to_invars(closed)
     const_specs = [PartitionSpec()] * len(consts)
     outs = shard_map_p.bind(

@@ -67,16 +67,17 @@ def check_names(specs: Sequence[PartitionSpec | None], manual: frozenset[AxisNam
                 )
 
 
-def _arg_description(fun: Callable[..., Any], i: int) -> str:
+def _arg_description(fun: Callable[..., Any], i: int, shape: str = "") -> str:
+    """``args[i]{shape}, where args[i] is bound to f's parameter 'a',`` as JAX names an argument."""
     try:
         params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):
-        return f"args[{i}]"
+        return f"args[{i}]{shape}"
     name = getattr(fun, "__name__", "fun")
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if i < len(positional):
-        return f"args[{i}], where args[{i}] is bound to {name}'s parameter '{positional[i].name}',"
-    return f"args[{i}]"
+        return f"args[{i}]{shape} where args[{i}] is bound to {name}'s parameter '{positional[i].name}',"
+    return f"args[{i}]{shape}"
 
 
 def _short(aval: ShapedArray) -> str:
@@ -95,7 +96,7 @@ def check_in_avals(
             raise ValueError(
                 f"shard_map applied to the function '{name}' was given an in_specs entry which is too long to be "
                 "compatible with the corresponding input value from the function:\n\n"
-                f"in_specs is {spec} which has length {len(spec)}, but the passed {_arg_description(fun, i)} "
+                f"in_specs is {spec} which has length {len(spec)}, but the passed {_arg_description(fun, i, ',')} "
                 f"has shape {_short(aval)}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
                 "Entries in in_specs must be of length no greater than the number of axes in the corresponding "
                 f"input value.\n\nEither revise the spec to be shorter, or modify '{name}' so that its inputs have "
@@ -114,8 +115,8 @@ def check_in_avals(
                     "not evenly divisible by the corresponding mesh axis sizes:\n\n"
                     f"The mesh given has shape {tuple(mesh.devices.shape)} with corresponding axis names "
                     f"{tuple(mesh.axis_names)}.\n\n"
-                    f"the passed {_arg_description(fun, i)} of shape {_short(aval)}".rstrip(",")
-                    + f", corresponds to in_specs of value {spec}, which maps array axis {d} (of size {aval.shape[d]}) "
+                    f"the passed {_arg_description(fun, i, f' of shape {_short(aval)},')} corresponds to in_specs of "
+                    f"value {spec}, which maps array axis {d} (of size {aval.shape[d]}) "
                     f"to {where}, but {factor} does not evenly divide {aval.shape[d]}\n\n"
                     "Array arguments' axis sizes must be evenly divisible by the mesh axis or axes indicated by the "
                     "corresponding elements of the argument's in_specs entry. Consider checking that in_specs are "
@@ -125,19 +126,27 @@ def check_in_avals(
 
 
 def check_out_avals(
-    name: str, mesh: Mesh, specs: Sequence[PartitionSpec | None], avals: Sequence[ShapedArray], manual: frozenset[AxisName], check_vma: bool
+    name: str,
+    mesh: Mesh,
+    specs: Sequence[PartitionSpec | None],
+    avals: Sequence[ShapedArray],
+    manual: frozenset[AxisName],
+    check_vma: bool,
+    single: bool = False,
 ) -> None:
     """Ranks of the results under ``out_specs``, and (``check_vma``) that a result the specs
-    claim is replicated over an axis does not vary over it."""
+    claim is replicated over an axis does not vary over it (``single``: the function returns one
+    array, which JAX's messages name without an index)."""
     for i, (spec, aval) in enumerate(zip(specs, avals, strict=True)):
+        index = "" if single else f"[{i}]"
         if spec is None:
             continue
         if len(spec) > aval.ndim:
             raise ValueError(
                 f"shard_map applied to the function '{name}' was given an out_specs entry which is too long to be "
                 "compatible with the corresponding output value from the function:\n\n"
-                f"out_specs[{i}] is {spec} which has length {len(spec)}, but {name}(*args)[{i}] has shape "
-                f"{aval.str_short()}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
+                f"out_specs{index} is {spec} which has length {len(spec)}, but {name}(*args){index} has shape "
+                f"{_short(aval)}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
                 "Entries in out_specs must be of length no greater than the number of axes in the corresponding "
                 f"output value.\n\nEither revise the spec to be shorter, or modify '{name}' so that its outputs have "
                 "sufficient rank.\n\nFor scalar values (rank 0), consider using an out_specs entry of `P()`, where "

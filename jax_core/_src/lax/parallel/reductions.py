@@ -242,10 +242,12 @@ def _bind_tree(prim: Primitive, x: Any, axis_name: AxisName | Sequence[AxisName]
 def _psum_leaf(x: Any, axes: tuple[AxisName, ...]) -> Any:
     from jax_core._src.lax import elementwise as lax
 
-    if not isinstance(x, Tracer):  # a constant: the same on every device
+    if not isinstance(x, Tracer):  # a constant: the same on every device (``psum(1, 'i')`` is the size)
         n = 1
         for name in axes:
             n *= axis_size(name)
+        if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
+            return n * x
         aval = get_aval(x)
         return lax.mul(lax.to_dtype(n, aval.dtype) if not aval.weak_type else n, x)
     if np.dtype(get_aval(x).dtype) == np.bool_:
