@@ -16,14 +16,23 @@ import contextlib
 from collections.abc import Generator, Sequence
 from typing import Any
 
+import numpy as np
+
 from jax_core._src.core.avals import ShapedArray, register_axis_order
 from jax_core._src.core.axis_env import extend_axis_env, manual_axes
-from jax_core._src.core.jaxpr import ClosedJaxpr, dce_jaxpr_used
+from jax_core._src.core.jaxpr import ClosedJaxpr, dce_jaxpr_used, eval_jaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.interpreters.ad import jvp_jaxpr, transpose_jaxpr
 from jax_core._src.interpreters.ad_util import UndefinedPrimal, Zero, instantiate_zeros, tangent_aval
 from jax_core._src.interpreters.batching import batch_jaxpr
 from jax_core._src.interpreters.batching_util import axis_size, moveaxis
+from jax_core._src.interpreters.partial_eval import (
+    PartialEvalTrace,
+    forward_input_residuals,
+    merge_outputs,
+    partial_eval_jaxpr,
+)
+from jax_core._src.interpreters.staging import DebugInfo, trace_to_jaxpr
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering import sdy
 from jax_core._src.lowering.ir_types import value_ir_type
@@ -169,6 +178,89 @@ def _batch(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tu
 
 
 shard_map_p: Primitive = Primitive("shard_map", multiple_results=True)
+
+
+# -- partial evaluation: the known half runs now, its residuals flow to the staged half ---------
+def _residual_spec(mesh: Mesh, aval: ShapedArray, manual: frozenset[Any], check_vma: bool) -> PartitionSpec:
+    """A residual leaves the known body with a new leading axis of size 1 per device, split over
+    the mesh axes it may vary over (every manual axis when variance is not tracked)."""
+    axes = tuple(a for a in mesh.axis_names if a in manual and (not check_vma or a in aval.vma))
+    return PartitionSpec(axes) if axes else PartitionSpec()
+
+
+def _partial_eval(trace: PartialEvalTrace, args: Sequence[Any], unknown: Sequence[bool], **params: Any) -> list[Any]:
+    from jax_core._src.lax.shape.dimensions import expand_dims, squeeze
+
+    closed: ClosedJaxpr = params["jaxpr"]
+    mesh: Mesh = params["mesh"]
+    manual: frozenset[Any] = params["newly_manual_axes"]
+    check: bool = params["check_vma"]
+    in_specs: Specs = params["in_specs"]
+    out_specs: Specs = params["out_specs"]
+    with body_context(mesh, manual, check):
+        known, staged, out_unknowns, num_res = partial_eval_jaxpr(closed, unknown, False, trace.saveable)
+        known, forwarded = forward_input_residuals(known, num_res)
+        n_known_out = len(known.jaxpr.outvars) - sum(f is None for f in forwarded)
+        res_avals = known.out_avals[n_known_out:]
+
+        def known_body(*xs: Any) -> list[Any]:
+            outs = eval_jaxpr(known.jaxpr, known.consts, *xs)
+            return [*outs[:n_known_out], *(expand_dims(r, (0,)) for r in outs[n_known_out:])]
+
+        known_in_avals = [a for a, u in zip(closed.in_avals, unknown) if not u]
+        known_wrapped = trace_to_jaxpr(known_body, known_in_avals, DebugInfo("shard_map", None))
+        res_specs = [_residual_spec(mesh, a, manual, check) for a in res_avals]
+        known_specs = [s for s, u in zip(in_specs, unknown) if not u]
+        forwarded_specs = [known_specs[f] for f in forwarded if f is not None]
+        staged_res_avals = [
+            known_in_avals[f] if f is not None else a.update(shape=(1, *a.shape))
+            for f, a in zip(forwarded, _spread(res_avals, forwarded), strict=True)
+        ]
+        n_res = len(forwarded)
+        unknown_avals = [a for a, u in zip(closed.in_avals, unknown) if u]
+
+        def staged_body(*xs: Any) -> list[Any]:
+            res = [x if f is not None else squeeze(x, (0,)) for x, f in zip(xs[:n_res], forwarded, strict=True)]
+            return eval_jaxpr(staged.jaxpr, staged.consts, *res, *xs[n_res:])
+
+        staged_wrapped = trace_to_jaxpr(staged_body, [*staged_res_avals, *unknown_avals], DebugInfo("shard_map", None))
+    known_out_specs = tuple(s for s, u in zip(out_specs, out_unknowns) if not u)
+    known_args = [a for a, u in zip(args, unknown) if not u]
+    known_outs = trace.bind_known(
+        shard_map_p,
+        known_args,
+        {**params, "jaxpr": known_wrapped, "in_specs": tuple(known_specs), "out_specs": (*known_out_specs, *res_specs)},
+    )
+    computed = iter(known_outs[n_known_out:])
+    residuals = [next(computed) if f is None else known_args[f] for f in forwarded]
+    res_in_specs: list[PartitionSpec] = []
+    it_specs = iter(res_specs)
+    it_fwd = iter(forwarded_specs)
+    for f in forwarded:
+        res_in_specs.append(next(it_specs) if f is None else next(it_fwd))
+    unknown_args = [a for a, u in zip(args, unknown) if u]
+    staged_outs = trace.bind_staged(
+        shard_map_p,
+        [*residuals, *unknown_args],
+        {
+            **params,
+            "jaxpr": staged_wrapped,
+            "in_specs": (*res_in_specs, *(s for s, u in zip(in_specs, unknown) if u)),
+            "out_specs": tuple(s for s, u in zip(out_specs, out_unknowns) if u),
+        },
+    )
+    return merge_outputs(known_outs[:n_known_out], staged_outs, out_unknowns)
+
+
+def _spread(computed: Sequence[ShapedArray], forwarded: Sequence[int | None]) -> list[ShapedArray]:
+    """The computed residuals' avals in residual order (a placeholder where one is forwarded)."""
+    it = iter(computed)
+    out: list[ShapedArray] = []
+    for f in forwarded:
+        out.append(next(it) if f is None else ShapedArray((), np.dtype(np.float32)))
+    return out
+
+
 shard_map_p.def_rules(
     Rules(
         abstract_eval=_abstract_eval,
@@ -177,5 +269,6 @@ shard_map_p.def_rules(
         jvp=_jvp,
         transpose=_transpose,
         batch=_batch,
+        partial_eval=_partial_eval,
     )
 )
