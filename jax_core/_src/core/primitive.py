@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Concatenate, TypeAlias
+from typing import TYPE_CHECKING, Any, Concatenate, TypeAlias, cast
 
 from jax_core._src.core.avals import ShapedArray
 
@@ -104,7 +104,7 @@ def carries_jaxprs(params: dict[str, Any]) -> bool:
     from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
 
     for value in params.values():
-        items: tuple[Any, ...] = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        items: tuple[Any, ...] = tuple(cast("Sequence[Any]", value)) if isinstance(value, (tuple, list)) else (value,)
         if any(isinstance(item, (ClosedJaxpr, Jaxpr)) for item in items):
             return True
     return False

@@ -107,6 +107,10 @@ def _pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
+def _constrain_cotangent(ct: Any, **params: Any) -> Any:
+    return sharding_constraint_p.bind(instantiate_zeros(ct), **params)
+
+
 sharding_constraint_p: Primitive = Primitive("sharding_constraint")
 sharding_constraint_p.def_rules(
     Rules(
@@ -114,7 +118,7 @@ sharding_constraint_p.def_rules(
         lower=_lower,
         impl=_impl,
         jvp=linear_jvp(sharding_constraint_p),
-        transpose=linear_transpose(lambda ct, **params: sharding_constraint_p.bind(instantiate_zeros(ct), **params)),
+        transpose=linear_transpose(_constrain_cotangent),
         batch=_batch,
         pp=_pp,
     )

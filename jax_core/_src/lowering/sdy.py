@@ -12,7 +12,7 @@ as MLIR text, which is the dialect's stable surface.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from jax_core._src.lib.mlir import ir
 from jax_core._src.sharding.partition_spec import PartitionSpec
@@ -49,7 +49,7 @@ def dims_text(spec: PartitionSpec, ndim: int, *, open_rest: bool = False) -> str
         elif entry is None:
             parts.append("{?}" if open_rest and d >= len(spec) else "{}")
         else:
-            names: Sequence[AxisName] = entry if isinstance(entry, tuple) else (entry,)
+            names: Sequence[AxisName] = cast("tuple[AxisName, ...]", entry) if isinstance(entry, tuple) else (entry,)
             parts.append("{" + ", ".join(_quote(n) for n in names) + "}")
     return "[" + ", ".join(parts) + "]"
 

@@ -54,7 +54,7 @@ def _infer_specs(leaves: list[Any], mesh: Mesh) -> list[PartitionSpec]:
 def _context_mesh() -> Mesh:
     from jax_core._src.sharding import mesh_context
 
-    mesh = mesh_context.get_concrete_mesh()
+    mesh: Mesh | None = mesh_context.get_concrete_mesh()
     if mesh is None:
         raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context")
     return mesh

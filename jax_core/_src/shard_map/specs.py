@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.sharding.mesh import Mesh
@@ -34,13 +34,18 @@ def broadcast_specs(specs: Any, tree: Any, what: str) -> list[PartitionSpec | No
     return out
 
 
+def entry_names(entry: Any) -> tuple[AxisName, ...]:
+    """The mesh axes one spec entry names (a name or a tuple of names)."""
+    return cast("tuple[AxisName, ...]", entry) if isinstance(entry, tuple) else (entry,)
+
+
 def spec_axes(spec: PartitionSpec) -> list[AxisName]:
     """Every mesh axis ``spec`` names, in order."""
     names: list[AxisName] = []
     for entry in spec:
         if entry is None or entry is PartitionSpec.UNCONSTRAINED:
             continue
-        names.extend(entry if isinstance(entry, tuple) else (entry,))
+        names.extend(entry_names(entry))
     return names
 
 
@@ -49,7 +54,7 @@ def dim_factor(mesh: Mesh, entry: Any) -> int:
     if entry is None or entry is PartitionSpec.UNCONSTRAINED:
         return 1
     n = 1
-    for name in entry if isinstance(entry, tuple) else (entry,):
+    for name in entry_names(entry):
         n *= mesh.shape[name]
     return n
 
@@ -105,7 +110,7 @@ def check_in_avals(
         for d, entry in enumerate(spec):
             factor = dim_factor(mesh, entry)
             if aval.shape[d] % factor:
-                axes = entry if isinstance(entry, tuple) else (entry,)
+                axes = entry_names(entry)
                 where = (
                     f"mesh axis {axes[0]!r} (of size {factor})" if len(axes) == 1
                     else f"mesh axes {axes} (of total size {factor})"

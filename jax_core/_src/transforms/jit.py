@@ -588,7 +588,8 @@ def _jax_sharding(exe: Executable) -> CppSharding:
 
 def _shard_arg_fallback(x: object, sharding: object, layout: object, *rest: object) -> Array:
     if isinstance(sharding, Sharding) and sharding.num_devices > 1:
-        return sharded_input(x, sharding)
+        placed: Array = sharded_input(x, sharding)
+        return placed
     return device_put_host(x)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, Final, final
+from typing import Any, Final, cast, final
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
@@ -69,15 +69,15 @@ def in_leaf_shardings(in_shardings: Any, args: tuple[Any, ...], num_kwarg_leaves
         n = len(tree_flatten(args)[0])
         return [None] * (n + num_kwarg_leaves)
     if isinstance(in_shardings, list):
-        in_shardings = tuple(in_shardings)
-    if isinstance(in_shardings, tuple) and len(in_shardings) != len(args):
+        in_shardings = tuple(cast("list[Any]", in_shardings))
+    if isinstance(in_shardings, tuple) and len(cast("tuple[Any, ...]", in_shardings)) != len(args):
         raise ValueError(
             "pjit in_shardings specification must be a tree prefix of the positional arguments tuple. "
             "In particular, pjit in_shardings must either be a Sharding, a PartitionSpec, or a tuple of "
             "length equal to the number of positional arguments. But pjit in_shardings is the wrong "
-            f"length: got a tuple or list of length {len(in_shardings)} for an args tuple of length {len(args)}."
+            f"length: got a tuple or list of length {len(cast('tuple[Any, ...]', in_shardings))} for an args tuple of length {len(args)}."
         )
-    prefix = in_shardings if isinstance(in_shardings, tuple) else (in_shardings,) * len(args)
+    prefix: tuple[Any, ...] = cast("tuple[Any, ...]", in_shardings) if isinstance(in_shardings, tuple) else (in_shardings,) * len(args)
     leaves = broadcast_prefix(prefix, args, is_leaf=lambda x: x is None)
     return [_check_leaf(x, "in_shardings") for x in leaves] + [None] * num_kwarg_leaves
 
@@ -92,7 +92,7 @@ def out_leaf_shardings(out_shardings: Any, out_tree: PyTreeDef) -> list[Sharding
         return [_check_leaf(out_shardings, "out_shardings")] * n
     skeleton = out_tree.unflatten([0] * n)
     if isinstance(out_shardings, list) and isinstance(skeleton, tuple):
-        out_shardings = tuple(out_shardings)
+        out_shardings = tuple(cast("list[Any]", out_shardings))
     leaves = broadcast_prefix(out_shardings, skeleton, is_leaf=lambda x: x is None)
     return [_check_leaf(x, "out_shardings") for x in leaves]
 
@@ -126,7 +126,7 @@ def constraint_shardings(jaxpr: Jaxpr) -> list[Sharding]:
         elif eqn.primitive.name == "shard_map" and eqn.params["mesh"].size > 1:
             out.append(NamedSharding(eqn.params["mesh"], PartitionSpec()))
         for value in eqn.params.values():
-            items: tuple[Any, ...] = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+            items: tuple[Any, ...] = tuple(cast("Sequence[Any]", value)) if isinstance(value, (tuple, list)) else (value,)
             for item in items:
                 if isinstance(item, ClosedJaxpr):
                     out += constraint_shardings(item.jaxpr)

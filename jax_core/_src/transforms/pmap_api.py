@@ -107,7 +107,8 @@ def pmap(
             it = iter(values)
             call_args = [args[i] if i in static else next(it) for i in range(n)]
             call_kwargs = {k: next(it) for k in kwargs}
-            out = fun(*call_args, **call_kwargs)
+            call: Callable[..., Any] = fun
+            out = call(*call_args, **call_kwargs)
             out_leaves, out_tree = tree_flatten(out)
             out_ax = broadcast_prefix(out_axes, out, is_leaf=lambda x: x is None)
             out_tree_box.append((out_tree, out_ax))

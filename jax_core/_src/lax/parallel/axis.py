@@ -8,7 +8,7 @@ varies over the axes it names.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,7 +28,7 @@ AxisName = Hashable
 
 def _axes(axis_name: AxisName | Sequence[AxisName]) -> tuple[AxisName, ...]:
     if isinstance(axis_name, (tuple, list)):
-        return tuple(axis_name)
+        return tuple(cast("Sequence[AxisName]", axis_name))
     return (axis_name,)
 
 
@@ -63,6 +63,10 @@ def _lower(ctx: LoweringRuleContext, *, axes: tuple[AxisName, ...]) -> ir.Value[
     return axis_position(axes, "axis_index")
 
 
+def _vma(*, axes: tuple[AxisName, ...]) -> list[frozenset[Any]]:
+    return [frozenset(axes) & checked_manual_axes()]
+
+
 axis_index_p: Primitive = Primitive("axis_index")
 axis_index_p.def_rules(
     Rules(
@@ -71,7 +75,7 @@ axis_index_p.def_rules(
         jvp=zero_jvp(axis_index_p),
         batch=_batch,
         pp=lambda params: [("axis_name", params["axes"][0] if len(params["axes"]) == 1 else params["axes"])],
-        vma=lambda *, axes: [frozenset(axes) & checked_manual_axes()],
+        vma=_vma,
     )
 )
 

@@ -66,7 +66,8 @@ def groups_attr(groups: Sequence[Sequence[int]]) -> ir.Attribute:
 
 def channel_attr() -> ir.Attribute:
     """A fresh device-to-device channel handle (each cross-device collective needs its own)."""
-    return hlo.ChannelHandle.get(module_context().next_channel(), 1)
+    handle: ir.Attribute = hlo.ChannelHandle.get(module_context().next_channel(), 1)
+    return handle
 
 
 def all_reduce(

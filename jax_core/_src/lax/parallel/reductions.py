@@ -163,15 +163,23 @@ def _psum_invariant_lower(ctx: LoweringRuleContext, x: ir.Value[ir.Type], *, axe
     return all_reduce(ctx, x, axes, hlo.add, "psum")
 
 
+def _psum_invariant_transpose(ct: Any, x: Any, *, axes: tuple[AxisName, ...]) -> list[Any]:
+    return [pvary_p.bind(instantiate_zeros(ct), axes=axes)]  # invariant -> varying: no communication
+
+
+def _psum_invariant_vma(x: ShapedArray, *, axes: tuple[AxisName, ...]) -> list[frozenset[Any]]:
+    return [x.vma - frozenset(axes)]
+
+
 psum_invariant_p: Primitive = Primitive("psum_invariant")
 psum_invariant_p.def_rules(
     Rules(
         abstract_eval=_psum_invariant_abstract_eval,
         lower=_psum_invariant_lower,
         jvp=linear_jvp(psum_invariant_p),
-        transpose=lambda ct, x, *, axes: [pvary_p.bind(instantiate_zeros(ct), axes=axes)],
+        transpose=_psum_invariant_transpose,
         batch=_psum_invariant_batch,
-        vma=lambda x, *, axes: [x.vma - frozenset(axes)],
+        vma=_psum_invariant_vma,
     )
 )
 
@@ -188,15 +196,27 @@ def _pvary_batch(args: Sequence[Any], dims: Sequence[int | None], *, axes: tuple
     return (pvary_p.bind(x, axes=rest) if rest else x), d
 
 
+def _pvary_transpose(ct: Any, x: Any, *, axes: tuple[AxisName, ...]) -> list[Any]:
+    return [psum_invariant_p.bind(instantiate_zeros(ct), axes=axes)]
+
+
+def _pvary_vma(x: ShapedArray, *, axes: tuple[AxisName, ...]) -> list[frozenset[Any]]:
+    return [x.vma | (frozenset(axes) & checked_manual_axes())]
+
+
+def _pvary_lower(ctx: LoweringRuleContext, x: ir.Value[ir.Type], *, axes: tuple[AxisName, ...]) -> ir.Value[ir.Type]:
+    return x  # a change of type only: every device already holds its value
+
+
 pvary_p: Primitive = Primitive("pvary")
 pvary_p.def_rules(
     Rules(
         abstract_eval=_pvary_abstract_eval,
-        lower=lambda ctx, x, *, axes: x,
+        lower=_pvary_lower,
         jvp=linear_jvp(pvary_p),
-        transpose=lambda ct, x, *, axes: [psum_invariant_p.bind(instantiate_zeros(ct), axes=axes)],
+        transpose=_pvary_transpose,
         batch=_pvary_batch,
-        vma=lambda x, *, axes: [x.vma | (frozenset(axes) & checked_manual_axes())],
+        vma=_pvary_vma,
     )
 )
 
@@ -213,7 +233,7 @@ def pcast(x: T, axis_name: AxisName | tuple[AxisName, ...], *, to: str) -> T:
     makes values invariant over them vary (``pvary``: no communication)."""
     if isinstance(axis_name, (set, frozenset)):
         raise TypeError(f"axis_name={axis_name} must be a tuple or a str. Got {axis_name}")
-    axes: tuple[AxisName, ...] = axis_name if isinstance(axis_name, tuple) else (axis_name,)
+    axes: tuple[AxisName, ...] = cast("tuple[AxisName, ...]", axis_name) if isinstance(axis_name, tuple) else (axis_name,)
     if not axes:
         return x
     if to not in ("unreduced", "reduced", "varying"):
@@ -247,7 +267,8 @@ def _psum_leaf(x: Any, axes: tuple[AxisName, ...]) -> Any:
         for name in axes:
             n *= axis_size(name)
         if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
-            return n * x
+            scaled: Any = cast(Any, x)
+            return n * scaled
         aval = get_aval(x)
         return lax.mul(lax.to_dtype(n, aval.dtype) if not aval.weak_type else n, x)
     if np.dtype(get_aval(x).dtype) == np.bool_:
