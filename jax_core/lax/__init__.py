@@ -165,6 +165,10 @@ from jax_core._src.lax.linalg.dot import dot as dot
 from jax_core._src.lax.linalg.dot import dot_general as dot_general
 from jax_core._src.lax.elementwise.arithmetic import reciprocal as reciprocal
 from jax_core._src.lax.parallel import axis_index as axis_index
+from jax_core._src.lax.parallel import axis_index_p as axis_index_p
+from jax_core._src.lax.parallel import pmax_p as pmax_p
+from jax_core._src.lax.parallel import pmin_p as pmin_p
+from jax_core._src.lax.parallel import psum_p as psum_p
 from jax_core._src.lax.parallel import axis_size as axis_size
 from jax_core._src.lax.parallel import pcast as pcast
 from jax_core._src.lax.sharding_ops import sharding_constraint_p as sharding_constraint_p

@@ -103,6 +103,33 @@ def constraint_indivisible():
     return val(lax.with_sharding_constraint(np.ones(3), NamedSharding(mesh, P("x"))))
 
 @case
+def data_parallel_mlp_step():
+    # The data-parallel training step: the batch sharded over 8 devices, the parameters
+    # replicated; the step must match the single-device step.
+    mesh8 = jax.make_mesh((8,), ("i",), axis_types=(AxisType.Auto,))
+    rng = np.random.RandomState(0)
+    params = [(rng.randn(16, 32).astype(np.float32) * 0.1, np.zeros(32, np.float32)),
+              (rng.randn(32, 4).astype(np.float32) * 0.1, np.zeros(4, np.float32))]
+    xb = rng.randn(64, 16).astype(np.float32)
+    yb = rng.randn(64, 4).astype(np.float32)
+
+    def loss(p, x, y):
+        (W1, b1), (W2, b2) = p
+        return jnp.mean((jnp.tanh(x @ W1 + b1) @ W2 + b2 - y) ** 2)
+
+    @jax.jit
+    def step(p, x, y):
+        l, g = jax.value_and_grad(loss)(p, x, y)
+        return jax.tree_util.tree_map(lambda a, b: a - 0.1 * b, p, g), l
+
+    batch = NamedSharding(mesh8, P("i"))
+    p1, l1 = step(params, xb, yb)
+    p2, l2 = step(params, jax.device_put(xb, batch), jax.device_put(yb, batch))
+    leaves1, leaves2 = jax.tree_util.tree_leaves(p1), jax.tree_util.tree_leaves(p2)
+    diff = max(float(np.max(np.abs(np.asarray(a) - np.asarray(b)))) for a, b in zip(leaves1, leaves2))
+    return [diff < 1e-5, abs(float(l1) - float(l2)) < 1e-6, sharding_of(leaves2[0])["spec"], sharding_of(l2)["spec"]]
+
+@case
 def pmap_psum():
     y = jax.pmap(lambda a: lax.psum(a, "i") * a, axis_name="i")(np.arange(8.0, dtype=np.float32).reshape(4, 2))
     return [val(y), sharding_of(y)]
@@ -139,7 +166,7 @@ CASES = [
     "out_shardings_replicated", "out_shardings_prefix", "matmul_shardings", "compiled_shardings",
     "mismatched_committed_sharding", "incompatible_devices", "unknown_axis", "indivisible",
     "in_shardings_wrong_length", "constraint_in_jit", "constraint_eager", "constraint_grad",
-    "constraint_vmap_jaxpr", "constraint_indivisible", "pmap_psum", "pmap_in_axes_none_and_static",
+    "constraint_vmap_jaxpr", "constraint_indivisible", "data_parallel_mlp_step", "pmap_psum", "pmap_in_axes_none_and_static",
     "pmap_axis_index_pmax", "pmap_devices", "pmap_out_axes", "pmap_grad",
 ]  # fmt: skip
 

@@ -8,9 +8,15 @@ casts (``pvary``, ``pcast``); ``axis.py``: ``axis_index``, ``axis_size``; ``gath
 """
 
 from jax_core._src.lax.parallel.axis import axis_index as axis_index
+from jax_core._src.lax.parallel.axis import axis_index_p as axis_index_p
 from jax_core._src.lax.parallel.axis import axis_size as axis_size
 from jax_core._src.lax.parallel.reductions import pcast as pcast
 from jax_core._src.lax.parallel.reductions import pmax as pmax
+from jax_core._src.lax.parallel.reductions import pmax_p as pmax_p
+from jax_core._src.lax.parallel.reductions import pmin_p as pmin_p
+from jax_core._src.lax.parallel.reductions import psum_invariant_p as psum_invariant_p
+from jax_core._src.lax.parallel.reductions import psum_p as psum_p
+from jax_core._src.lax.parallel.reductions import pvary_p as pvary_p
 from jax_core._src.lax.parallel.reductions import pmean as pmean
 from jax_core._src.lax.parallel.reductions import pmin as pmin
 from jax_core._src.lax.parallel.reductions import psum as psum
