@@ -11,6 +11,10 @@ import pytest
 
 from tests.sharding._programs import close, run_both
 
+# Primitives whose rules these cases exercise (jvp, partial eval, transpose and batching of
+# shard_map; the variance casts' transposes), for tests/transforms/test_rule_registry.py.
+COVERED = {"shard_map", "psum_invariant", "pvary"}
+
 PROGRAM = """
 from functools import partial
 COLLECTIVES = {"psum", "psum_invariant", "pvary", "pmax", "pmin", "all_gather", "all_gather_invariant",

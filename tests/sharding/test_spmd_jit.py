@@ -10,6 +10,9 @@ import pytest
 
 from tests.sharding._programs import close, run_both
 
+# with_sharding_constraint eagerly, under jit, grad (its transpose) and vmap (its batch rule).
+COVERED = {"sharding_constraint"}
+
 PROGRAM = """
 x = np.arange(64, dtype=np.float32).reshape(8, 8)
 xs = jax.device_put(x, NamedSharding(mesh, P("x", "y")))
@@ -103,6 +106,12 @@ def constraint_indivisible():
     return val(lax.with_sharding_constraint(np.ones(3), NamedSharding(mesh, P("x"))))
 
 @case
+def eager_ops_stay_sharded():
+    y = xs + 1
+    z = jnp.sin(xs).sum(0)
+    return [val(y), sharding_of(y), val(z), sharding_of(z), sharding_of(xs @ xs.T), sharding_of(xs[0]), sharding_of(xs.T)]
+
+@case
 def data_parallel_mlp_step():
     # The data-parallel training step: the batch sharded over 8 devices, the parameters
     # replicated; the step must match the single-device step.
@@ -166,7 +175,7 @@ CASES = [
     "out_shardings_replicated", "out_shardings_prefix", "matmul_shardings", "compiled_shardings",
     "mismatched_committed_sharding", "incompatible_devices", "unknown_axis", "indivisible",
     "in_shardings_wrong_length", "constraint_in_jit", "constraint_eager", "constraint_grad",
-    "constraint_vmap_jaxpr", "constraint_indivisible", "data_parallel_mlp_step", "pmap_psum", "pmap_in_axes_none_and_static",
+    "constraint_vmap_jaxpr", "constraint_indivisible", "eager_ops_stay_sharded", "data_parallel_mlp_step", "pmap_psum", "pmap_in_axes_none_and_static",
     "pmap_axis_index_pmax", "pmap_devices", "pmap_out_axes", "pmap_grad",
 ]  # fmt: skip
 

@@ -11,7 +11,7 @@ unconstrained.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, TypeVar, final
+from typing import Any, Final, TypeVar, cast, final
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
@@ -172,3 +172,30 @@ def _context_mesh() -> Any:
 
     mesh = mesh_context.get_concrete_mesh()
     return NO_MESH if mesh is None else mesh
+
+
+def reshard(xs: T, out_shardings: Any) -> T:
+    """``xs`` (a pytree) moved to ``out_shardings`` (a prefix pytree of ``Sharding``s, or
+    ``PartitionSpec``s under ``jax.set_mesh``), for meshes whose axes are ``AxisType.Explicit``:
+    eagerly a transfer, under ``jit`` a sharding constraint. Naming an ``Auto`` or ``Manual``
+    axis raises JAX's ``ValueError`` (use ``with_sharding_constraint`` for those)."""
+    from jax_core._src.sharding.mesh import AxisType
+
+    leaves, tree = tree_flatten(xs)
+    targets = broadcast_prefix(out_shardings, xs, is_leaf=lambda s: s is None or isinstance(s, (Sharding, PartitionSpec)))
+    outs: list[Any] = []
+    for leaf, target in zip(leaves, targets, strict=True):
+        s = _resolve(target)
+        if isinstance(s, NamedSharding):
+            types = dict(zip(s.mesh.axis_names, s.mesh.axis_types, strict=True))
+            for entry in s.spec:
+                names: tuple[Any, ...] = cast("tuple[Any, ...]", entry) if isinstance(entry, tuple) else (entry,)
+                for name in names:
+                    if name is not None and name is not PartitionSpec.UNCONSTRAINED and types.get(name) is not AxisType.Explicit:
+                        raise ValueError(
+                            "PartitionSpec passed to reshard cannot contain axis names that are of type Auto or Manual. "
+                            f"Got PartitionSpec: {s.spec} with axis name: {name} of type: AxisType.{types.get(name)!r}."
+                        )
+        outs.append(with_sharding_constraint(leaf, s))
+    out: T = tree_unflatten(tree, outs)
+    return out

@@ -17,11 +17,14 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, set_default_impl
 from jax_core._src.core.trace import get_aval
-from jax_core._src.lowering.lower_jaxpr import lower_closed_jaxpr
+from jax_core._src.lowering.lower_jaxpr import SpmdLayout, lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile
 from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.runtime.spmd import compile_spmd, named_from_hlo, sharded_input
 from jax_core._src.runtime.transfer import placement, to_device_input
+from jax_core._src.sharding.mesh import Mesh
+from jax_core._src.sharding.shardings import NamedSharding, from_cpp_sharding
 
 if TYPE_CHECKING:
     from jax_core._src.sharding.shardings import Device
@@ -66,10 +69,73 @@ def primitive_executable(
     return exe
 
 
+def _spmd_executable(
+    primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any], mesh: Mesh, specs: tuple[Any, ...]
+) -> Executable:
+    key = (primitive, _hashable_params(params), avals, config.jit_key(), "spmd", mesh, specs)
+    with _cache_lock:
+        exe = _cache.get(key)
+        if exe is not None:
+            _cache.move_to_end(key)
+            return exe
+    invars = [Var(a) for a in avals]
+    out_avals = primitive.abstract_eval(*avals, **params)
+    outvars = [Var(a) for a in out_avals]
+    jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
+    log_compile(primitive.name, avals)
+    layout = SpmdLayout(mesh.shape_tuple, specs, (None,) * len(out_avals))
+    compiled = compile_spmd(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name, spmd=layout), mesh)
+    with _cache_lock:
+        exe = _cache.setdefault(key, compiled)
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return exe
+
+
+def _apply_spmd(
+    primitive: Primitive, args: Sequence[Any], params: dict[str, Any], avals: tuple[ShapedArray, ...]
+) -> tuple[list[Any], Executable] | None:
+    """Inputs laid out over several devices: the primitive runs partitioned over their mesh (as
+    JAX's eager ``jit`` of one primitive does), its results laid out as XLA's partitioner chose.
+    ``None`` when no input names a mesh (the caller falls back to one device)."""
+    shardings = [from_cpp_sharding(x._sharding) if type(x) is ArrayImpl and x._committed else None for x in args]
+    mesh = next((s.mesh for s in shardings if isinstance(s, NamedSharding) and s.num_devices > 1), None)
+    if mesh is None:
+        return None
+    devices = mesh._flat_devices_tuple  # pyright: ignore[reportPrivateUsage]
+    specs: list[Any] = []
+    for s, aval in zip(shardings, avals, strict=True):
+        if s is None:
+            specs.append(None)
+        elif s._device_assignment != devices:  # pyright: ignore[reportPrivateUsage]
+            ids = [[d.id for d in devices], [d.id for d in s._device_assignment]]  # pyright: ignore[reportPrivateUsage]
+            raise ValueError(
+                f"Received incompatible devices for jitted computation. Got argument with device ids {ids[0]} on "
+                f"platform CPU and argument with device ids {ids[1]} on platform CPU (in {primitive.name})"
+            )
+        elif isinstance(s, NamedSharding) and s.mesh.shape_tuple == mesh.shape_tuple:
+            specs.append(s.spec)
+        else:
+            named = named_from_hlo(mesh, s._to_xla_hlo_sharding(aval.ndim), aval.ndim)  # pyright: ignore[reportPrivateUsage]
+            specs.append(named.spec if isinstance(named, NamedSharding) else None)
+    exe = _spmd_executable(primitive, avals, params, mesh, tuple(specs))
+    check_execution(primitive.name)
+    assert exe.input_shardings is not None
+    outs: list[Any] = exe.call([sharded_input(x, s) for x, s in zip(args, exe.input_shardings, strict=True)])
+    return outs, exe
+
+
 def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
     """Evaluates ``primitive`` on concrete inputs."""
     avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
-    if any(type(x) is ArrayImpl and x._committed for x in args):
+    spmd_outs = (
+        _apply_spmd(primitive, args, params, avals)
+        if any(type(x) is ArrayImpl and x._committed and len(x._arrays) > 1 for x in args)
+        else None
+    )
+    if spmd_outs is not None:
+        outs, exe = spmd_outs
+    elif any(type(x) is ArrayImpl and x._committed for x in args):
         # Committed inputs: it runs on their device, and so do its results (as in JAX).
         device, committed = placement(args, None, primitive.name)
         exe = primitive_executable(primitive, avals, params, device, committed)
