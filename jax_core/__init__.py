@@ -110,8 +110,14 @@ from jax_core._src.transforms.jit import clear_caches as clear_caches
 from jax_core._src.transforms.pmap_api import pmap as pmap
 from jax_core._src.shard_map.api import shard_map as shard_map
 from jax_core._src.sharding.mesh import make_mesh as make_mesh
+from jax_core._src.sharding.partition_spec import PartitionSpec as _PartitionSpec
+from jax_core._src.sharding.shardings import NamedSharding as NamedSharding
+from jax_core._src.numpy.array_methods import Shard as Shard
 from jax_core._src.transforms.vmap_api import vmap as vmap
 from jax_core._src.typing.basearray import Array as Array
 from jax_core.version import __version__ as __version__
 
 del _JAXLIB_VERSION, _dispatch, _array_methods, _default_device
+
+P = _PartitionSpec
+"""``jax.P``: short for ``jax.sharding.PartitionSpec``."""

@@ -82,6 +82,14 @@ def _lower(
     newly_manual_axes: frozenset[Any],
 ) -> list[ir.Value[ir.Type]]:
     context = module_context()
+    if context.mesh_shape is None and mesh.size == 1:
+        # One device: each block is the whole array, and the body runs as it is (its collectives
+        # see groups of one device).
+        context.mesh_shape = mesh.shape_tuple
+        try:
+            return lower_jaxpr_body(jaxpr.jaxpr, [hlo.constant(c) for c in jaxpr.consts], list(args))
+        finally:
+            context.mesh_shape = None
     if context.mesh_shape is None:
         raise NotImplementedError(
             "shard_map inside a computation on one device: jax_core lowers shard_map in a jit over its mesh "
