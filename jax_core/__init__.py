@@ -110,6 +110,12 @@ from jax_core._src.transforms.jit import clear_caches as clear_caches
 from jax_core._src.transforms.pmap_api import pmap as pmap
 from jax_core._src.shard_map.api import shard_map as shard_map
 from jax_core._src.sharding.mesh import make_mesh as make_mesh
+from jax_core._src.runtime.assembly import make_array_from_callback as make_array_from_callback
+from jax_core._src.runtime.assembly import make_array_from_single_device_arrays as make_array_from_single_device_arrays
+from jax_core._src.sharding.mesh_context import get_abstract_mesh as get_abstract_mesh
+from jax_core._src.sharding.mesh_context import get_mesh as get_mesh
+from jax_core._src.sharding.mesh_context import set_mesh as set_mesh
+from jax_core._src.sharding.mesh_context import use_abstract_mesh as use_abstract_mesh
 from jax_core._src.sharding.partition_spec import PartitionSpec as _PartitionSpec
 from jax_core._src.sharding.shardings import NamedSharding as NamedSharding
 from jax_core._src.numpy.array_methods import Shard as Shard

@@ -6,5 +6,11 @@ from jax_core._src.callbacks.debugging import OrderedDebugEffect as OrderedDebug
 from jax_core._src.callbacks.debugging import debug_callback as callback
 from jax_core._src.callbacks.debugging import debug_log as log
 from jax_core._src.callbacks.debugging import debug_print as print
+from jax_core._src.sharding.visualize import inspect_array_sharding as inspect_array_sharding
+from jax_core._src.sharding.visualize import visualize_array_sharding as visualize_array_sharding
+from jax_core._src.sharding.visualize import visualize_sharding as visualize_sharding
 
-__all__ = ["DebugEffect", "OrderedDebugEffect", "breakpoint", "callback", "log", "print"]
+__all__ = [
+    "DebugEffect", "OrderedDebugEffect", "breakpoint", "callback", "inspect_array_sharding", "log", "print",
+    "visualize_array_sharding", "visualize_sharding",
+]  # fmt: skip

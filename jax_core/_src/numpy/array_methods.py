@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from jax_core._src.lib.devices import Device
 from jax_core._src.core.trace import Tracer
 from jax_core._src.numpy import (
     creation,
@@ -216,7 +217,16 @@ class Shard:
 
     __slots__ = ("device", "index", "replica_id", "data")
 
-    def __init__(self, device: Any, index: tuple[slice, ...], replica_id: int, data: Array) -> None:
+    device: Device
+    """The device holding this shard."""
+    index: tuple[slice, ...]
+    """Which part of the global array it is."""
+    replica_id: int
+    """Which copy it is, among the devices holding the same part (0 for the first)."""
+    data: Array
+    """Its values, a single-device array."""
+
+    def __init__(self, device: Device, index: tuple[slice, ...], replica_id: int, data: Array) -> None:
         self.device = device
         self.index = index
         self.replica_id = replica_id
