@@ -9,6 +9,10 @@ Options: ``--quick`` (fewer repeats), ``--json OUT`` (write raw samples and resu
 ``--strict`` (exit 1 when a row fails or errors), ``--rows LIST`` (only these rows, by key or
 letter: ``--rows i,j,sort``), ``--rounds N`` (repeat the ABBA worker order N times),
 ``--core-python`` / ``--jax-python`` (other interpreters).
+
+Rows that need several host devices ((p), (q), (s): 8) run in their own workers, whose
+environment adds ``--xla_force_host_platform_device_count`` to ``XLA_FLAGS``; the other rows'
+workers keep the plain environment.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBS = ("jax_core", "jax")
@@ -47,6 +51,9 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("rejit", "(m) jax.jit(f)(x), new wrapper per call", "us/call", 1.0),
     ("ordered_callback", "(n) jit with ordered debug.callback", "us/call", 1.0),
     ("fori_callback", "(o) jit fori_loop(1000) + debug.callback", "ms/call", 1.0),
+    ("sharded_matmul", "(p) 8 dev: jit a@b sharded, 1024^2", "ms/call", 1.0),
+    ("shard_map_train_step", "(q) 8 dev: shard_map+pmean train step", "us/step", 1.0),
+    ("sharded_dispatch", "(s) 8 dev: jit dispatch, sharded f32[64]", "us/call", 1.0),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -67,13 +74,22 @@ AGGREGATE = {
     "rejit": "min",
     "ordered_callback": "min",
     "fori_callback": "min",
+    "sharded_matmul": "min",
+    "shard_map_train_step": "min",
+    "sharded_dispatch": "min",
 }
+# Host CPU devices a row's workers need (as bench/workloads.py's DEVICES); unlisted rows: 1.
+DEVICES = {"sharded_matmul": 8, "shard_map_train_step": 8, "sharded_dispatch": 8}
 
 
-def child_env() -> dict[str, str]:
+def child_env(devices: int = 1) -> dict[str, str]:
     """The environment for every child: CPU only, quiet C++ logging, the repo root importable.
-    Inherited ``JAX_*`` settings are dropped so both libraries run on their defaults."""
+    Inherited ``JAX_*`` settings are dropped so both libraries run on their defaults. With
+    ``devices > 1``, ``XLA_FLAGS`` also asks for that many host CPU devices."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
+    if devices > 1:
+        flag = f"--xla_force_host_platform_device_count={devices}"
+        env["XLA_FLAGS"] = " ".join(filter(None, [env.get("XLA_FLAGS", ""), flag]))
     env["TF_CPP_MIN_LOG_LEVEL"] = "1"
     env["JAX_PLATFORMS"] = "cpu"
     old = env.get("PYTHONPATH")
@@ -102,9 +118,15 @@ def select_rows(spec: str | None) -> list[str]:
 
 
 def run_worker(
-    lib: str, python: str, quick: bool, timeout: float, only: list[str] | None = None
+    lib: str,
+    python: str,
+    quick: bool,
+    timeout: float,
+    only: list[str] | None = None,
+    devices: int = 1,
 ) -> dict[str, Any]:
-    cmd = [python, "-m", "bench.worker", "--lib", lib] + (["--quick"] if quick else [])
+    cmd = [python, "-m", "bench.worker", "--lib", lib, "--devices", str(devices)]
+    cmd += ["--quick"] if quick else []
     for name in only or []:
         cmd += ["--only", name]
     try:
@@ -112,7 +134,7 @@ def run_worker(
             cmd,
             check=False,
             cwd=ROOT,
-            env=child_env(),
+            env=child_env(devices),
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -167,6 +189,19 @@ def measure_imports(pythons: dict[str, str], runs: int) -> dict[str, dict[str, A
     return out
 
 
+def show_facts(facts: dict[str, Any]) -> str:
+    """``{"collectives": {"all-reduce": 2}}`` as ``collectives: all-reduce x2`` (an empty
+    multiset as ``none``)."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, dict):
+            counts = cast(dict[str, int], v)
+            return ", ".join(f"{k} x{n}" for k, n in sorted(counts.items())) or "none"
+        return str(v)
+
+    return "; ".join(f"{name}: {value(v)}" for name, v in sorted(facts.items()))
+
+
 def reduce(key: str, samples: list[float]) -> float:
     return min(samples) if AGGREGATE[key] == "min" else statistics.median(samples)
 
@@ -200,16 +235,22 @@ def main() -> int:
     pythons = {"jax_core": args.core_python, "jax": args.jax_python}
     t_start = time.perf_counter()
 
-    # Workloads (a)-(c): whole worker processes, alternating libraries (ABBA in the full run) so
-    # slow drift on a noisy machine hits both columns alike; samples are pooled across rounds.
+    # Workloads: whole worker processes, alternating libraries (ABBA in the full run) so slow
+    # drift on a noisy machine hits both columns alike; samples are pooled across rounds. One
+    # such series per device count among the rows asked for (each with its own environment).
     order = (["jax_core", "jax"] if args.quick else ["jax_core", "jax", "jax", "jax_core"]) * args.rounds
-    workers: dict[str, list[dict[str, Any]]] = {lib: [] for lib in LIBS}
-    for lib in order:
-        if only == []:  # only the import row was asked for
-            workers[lib].append({"workloads": {}})
-            continue
-        log(f"[bench] workloads under {lib} ({pythons[lib]})")
-        workers[lib].append(run_worker(lib, pythons[lib], args.quick, timeout=600, only=only))
+    groups = sorted({DEVICES.get(k, 1) for k in keys if k != "import"})
+    workers: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for n in groups:
+        workers[n] = {lib: [] for lib in LIBS}
+        names = [k for k in keys if k != "import" and DEVICES.get(k, 1) == n]
+        for lib in order:
+            log(f"[bench] workloads under {lib} ({pythons[lib]}), {n} device(s)")
+            workers[n][lib].append(
+                run_worker(
+                    lib, pythons[lib], args.quick, timeout=600, only=only and names, devices=n
+                )
+            )
 
     imports: dict[str, dict[str, Any]] = {lib: {"error": "not run"} for lib in LIBS}
     if "import" in keys:
@@ -226,8 +267,9 @@ def main() -> int:
                 results[key][lib] = imports[lib]
                 continue
             samples: list[float] = []
+            facts: list[Any] = []
             err = None
-            for w in workers[lib]:
+            for w in workers[DEVICES.get(key, 1)][lib]:
                 if "fatal" in w:
                     fatal[lib] = w["fatal"] + ("\n" + w["traceback"] if "traceback" in w else "")
                     err = w["fatal"]
@@ -238,6 +280,9 @@ def main() -> int:
                     results[key].setdefault("_tb", {})[lib] = r.get("traceback", "")
                 else:
                     samples += r["samples"]
+                    facts += [r["facts"]] if "facts" in r else []
+            if facts:
+                results[key].setdefault("_facts", {})[lib] = facts
             if err is not None:
                 results[key][lib] = {"error": err, "samples": samples}
             else:
@@ -252,14 +297,29 @@ def main() -> int:
     def cell(d: dict[str, Any]) -> str:
         return f"{d['value']:10.2f}" if "value" in d else f"{'ERROR':>10}"
 
+    def facts_note(key: str) -> tuple[bool, str | None]:
+        """Whether every worker of both libraries reported the same facts for the row (e.g. the
+        collective ops of (p)'s compiled HLO), and a note line saying so; (True, None) if the
+        row reports none."""
+        by_lib: dict[str, list[Any]] = results[key].get("_facts", {})
+        if not by_lib:
+            return True, None
+        shown = {lib: sorted({show_facts(f) for f in by_lib.get(lib, [])}) for lib in LIBS}
+        same = all(len(v) == 1 for v in shown.values()) and len({v[0] for v in shown.values()}) == 1
+        text = " / ".join(f"{lib} {' | '.join(v) or '-'}" for lib, v in shown.items())
+        return same, f"    note: {text} ({'same' if same else 'DIFFERENT: FAIL'})"
+
     for key, label, unit, target in rows:
         core, jx = results[key]["jax_core"], results[key]["jax"]
+        same_facts, note = facts_note(key)
         if "value" in core and "value" in jx and jx["value"] > 0:
             ratio = core["value"] / jx["value"]
-            ok = ratio <= target
+            ok = ratio <= target and same_facts
             verdict = "PASS" if ok else "FAIL"
             rs = f"{ratio:6.3f}"
-            results[key]["ratio"] = {"value": ratio, "target": target, "pass": ok}
+            results[key]["ratio"] = {
+                "value": ratio, "target": target, "pass": ok, "same_facts": same_facts
+            }
         else:
             ok, verdict, rs = False, "ERROR", f"{'-':>6}"
             results[key]["ratio"] = {"value": None, "target": target, "pass": False}
@@ -270,10 +330,14 @@ def main() -> int:
         lines.append(
             f"{label:<40} {cell(core)} {cell(jx)} {unit:<8} {rs} {f'<= {target:.2f}':>7}  {verdict}"
         )
+        lines += [note] if note else []
 
     elapsed = time.perf_counter() - t_start
     versions = {
-        lib: next((w.get("version") for w in workers[lib] if "version" in w), None) for lib in LIBS
+        lib: next(
+            (w["version"] for g in workers.values() for w in g[lib] if "version" in w), None
+        )
+        for lib in LIBS
     }
     print()
     print("\n".join(lines))

@@ -21,6 +21,7 @@ import numpy as np
 from bench import workloads_array as _array
 from bench import workloads_effects as _effects
 from bench import workloads_random as _random
+from bench import workloads_sharding as _sharding
 from bench import workloads_transforms as _transforms
 
 # How each workload's samples are reduced to one number (see bench/run.py).
@@ -33,7 +34,11 @@ AGGREGATE = {
     **_random.AGGREGATE,
     **_array.AGGREGATE,
     **_effects.AGGREGATE,
+    **_sharding.AGGREGATE,
 }
+# Host devices a workload needs; the others run on the default single device. A worker runs only
+# the workloads of its device count (bench/run.py starts one per count, with the XLA_FLAGS).
+DEVICES = {name: 1 for name in AGGREGATE} | _sharding.DEVICES
 
 
 def _timed_batches(
@@ -171,7 +176,7 @@ def mlp20_compile(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
     return out
 
 
-WORKLOADS: dict[str, Callable[..., list[float]]] = {
+WORKLOADS: dict[str, Callable[..., Any]] = {
     "dispatch": dispatch,
     "eager_sin": eager_sin,
     "mlp20_compile": mlp20_compile,
@@ -181,18 +186,27 @@ WORKLOADS.update(_transforms.WORKLOADS)
 WORKLOADS.update(_random.WORKLOADS)
 WORKLOADS.update(_array.WORKLOADS)
 WORKLOADS.update(_effects.WORKLOADS)
+WORKLOADS.update(_sharding.WORKLOADS)
 
 
 def run(
-    jax: Any, jnp: Any, *, quick: bool = False, only: list[str] | None = None
+    jax: Any,
+    jnp: Any,
+    *,
+    quick: bool = False,
+    only: list[str] | None = None,
+    devices: int = 1,
 ) -> dict[str, Any]:
-    """Run the workloads; ``{name: {"samples": [...]}}`` or ``{name: {"error": "..."}}``."""
+    """Run the workloads that need ``devices`` host devices (those named in ``only``, if given);
+    ``{name: {"samples": [...]}}`` (plus ``"facts"``, values that must be equal in both
+    libraries, when the workload reports some) or ``{name: {"error": "..."}}``."""
     results: dict[str, Any] = {}
     for name, fn in WORKLOADS.items():
-        if only and name not in only:
+        if DEVICES[name] != devices or (only and name not in only):
             continue
         try:
-            results[name] = {"samples": fn(jax, jnp, quick=quick)}
+            out = fn(jax, jnp, quick=quick)
+            results[name] = out if isinstance(out, dict) else {"samples": out}
         except Exception as e:  # noqa: BLE001 - one broken workload must not hide the others
             tb = traceback.format_exc(limit=-3)
             results[name] = {"error": f"{type(e).__name__}: {e}", "traceback": tb}
