@@ -20,7 +20,16 @@ from mypy.plugin import (
 )
 from mypy.types import CallableType, FunctionLike, Type
 
-from jax_core.mypy_plugin import _branches, _custom, _grad, _jit, _maps, _names, _partial
+from jax_core.mypy_plugin import (
+    _branches,
+    _custom,
+    _grad,
+    _jit,
+    _maps,
+    _names,
+    _partial,
+    _shard_map,
+)
 
 _FINGERPRINT: Final = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted(pathlib.Path(__file__).parent.glob("*.py")))
@@ -73,7 +82,10 @@ class JaxCorePlugin(Plugin):
         _names.SWITCH: _branches.switch_hook,
         _names.CUSTOM_JVP: _custom.constructor_hook,
         _names.CUSTOM_VJP: _custom.constructor_hook,
-        _names.PARTIAL: _partial.partial_new_hook,
+        _shard_map.SHARD_MAP: _shard_map.shard_map_hook,
+        _shard_map.LEGACY_SHARD_MAP: _shard_map.shard_map_hook,
+        _shard_map.DECORATOR: _shard_map.decorator_hook,
+        _names.PARTIAL: partial(_shard_map.partial_new_hook, fallback=_partial.partial_new_hook),
         **{name: partial(_grad.function_hook, fullname=name) for name in _grad.KIND},
     }
     SIGNATURE_HOOKS: ClassVar[Mapping[str, SignatureHook]] = {
@@ -93,7 +105,9 @@ class JaxCorePlugin(Plugin):
         f"{_names.CUSTOM_JVP}.defjvp": _custom.defjvp_hook,
         f"{_names.CUSTOM_JVP}.defjvps": _custom.defjvps_hook,
         f"{_names.CUSTOM_VJP}.defvjp": _custom.defvjp_hook,
-        f"{_names.PARTIAL}.__call__": _partial.partial_call_hook,
+        f"{_names.PARTIAL}.__call__": partial(
+            _shard_map.partial_call_hook, fallback=_partial.partial_call_hook
+        ),
     }
 
     def report_config_data(self, ctx: ReportConfigContext) -> str:

@@ -101,6 +101,9 @@ def compile_spmd(
     raw: Any = loaded
     in_shardings = _read_shardings(raw.get_parameter_shardings(), mesh, [a.ndim for a in lowered.in_avals])
     out_shardings = _read_shardings(raw.get_output_shardings(), mesh, [a.ndim for a in lowered.out_avals])
+    # Where the caller fixed a sharding, it is reported as given (XLA's reading drops size-1 axes).
+    in_shardings = [s if spec is None else NamedSharding(mesh, spec) for s, spec in zip(in_shardings, spmd.arg_specs, strict=True)]
+    out_shardings = [s if spec is None else NamedSharding(mesh, spec) for s, spec in zip(out_shardings, spmd.result_specs, strict=True)]
     handlers = tuple(_result_handler(a, s, True) for a, s in zip(lowered.out_avals, out_shardings, strict=True))
     return Executable(
         loaded,

@@ -40,6 +40,7 @@ from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, lower_jaxpr_
 from jax_core._src.shard_map.specs import global_aval
 from jax_core._src.sharding.mesh import Mesh
 from jax_core._src.sharding.partition_spec import PartitionSpec
+from jax_core._src.sharding.shardings import NamedSharding
 
 Specs = tuple[PartitionSpec, ...]
 
@@ -68,7 +69,9 @@ def _impl(*args: Any, **params: Any) -> Any:
     def run(*xs: Any) -> Any:
         return shard_map_p.bind(*xs, **params)
 
-    return make_jit(run)(*args)
+    mesh: Mesh = params["mesh"]
+    outs = [NamedSharding(mesh, spec) for spec in params["out_specs"]]
+    return make_jit(run, out_shardings=outs)(*args)
 
 
 def _lower(
@@ -82,14 +85,16 @@ def _lower(
     newly_manual_axes: frozenset[Any],
 ) -> list[ir.Value[ir.Type]]:
     context = module_context()
-    if context.mesh_shape is None and mesh.size == 1:
+    if mesh.size == 1:
         # One device: each block is the whole array, and the body runs as it is (its collectives
-        # see groups of one device).
+        # see groups of one device; XLA does not partition a one-device program, so a manual
+        # computation would stay unexpanded).
+        previous_mesh = context.mesh_shape
         context.mesh_shape = mesh.shape_tuple
         try:
             return lower_jaxpr_body(jaxpr.jaxpr, [hlo.constant(c) for c in jaxpr.consts], list(args))
         finally:
-            context.mesh_shape = None
+            context.mesh_shape = previous_mesh
     if context.mesh_shape is None:
         raise NotImplementedError(
             "shard_map inside a computation on one device: jax_core lowers shard_map in a jit over its mesh "

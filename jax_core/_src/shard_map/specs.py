@@ -11,7 +11,7 @@ from jax_core._src.core.avals import ShapedArray
 from jax_core._src.sharding.mesh import Mesh
 from jax_core._src.sharding.partition_spec import PartitionSpec
 from jax_core._src.tree.errors import prefix_errors
-from jax_core._src.tree.tree_util import tree_flatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_map
 
 AxisName = Any
 
@@ -24,6 +24,8 @@ def is_spec_leaf(x: Any) -> bool:
 def broadcast_specs(specs: Any, tree: Any, what: str) -> list[PartitionSpec | None]:
     """One spec per leaf of ``tree`` (``specs`` is a prefix of it); JAX's pytree structure error
     naming ``shard_map {what}`` otherwise."""
+    # ``None`` is a spec (replicated), not an empty subtree.
+    specs = tree_map(lambda s: PartitionSpec() if s is None else s, specs, is_leaf=is_spec_leaf)
     errors = prefix_errors(specs, tree, is_leaf=is_spec_leaf)
     if errors:
         raise errors[0](f"shard_map {what}")

@@ -115,15 +115,15 @@ class SpmdPlan:
 
 
 def constraint_shardings(jaxpr: Jaxpr) -> list[Sharding]:
-    """The multi-device shardings that ``with_sharding_constraint`` equations name in ``jaxpr``
-    and its sub-jaxprs (a ``jit`` with them runs over their mesh)."""
+    """The meshes ``with_sharding_constraint`` and ``shard_map`` equations name in ``jaxpr`` and
+    its sub-jaxprs, as shardings (a ``jit`` with them runs over their mesh)."""
     out: list[Sharding] = []
     for eqn in jaxpr.eqns:
         if eqn.primitive.name == "sharding_constraint":
             s = eqn.params["sharding"]
-            if isinstance(s, Sharding) and s.num_devices > 1:
+            if isinstance(s, NamedSharding) or isinstance(s, Sharding) and s.num_devices > 1:
                 out.append(s)
-        elif eqn.primitive.name == "shard_map" and eqn.params["mesh"].size > 1:
+        elif eqn.primitive.name == "shard_map" and eqn.params["mesh"].size >= 1:
             out.append(NamedSharding(eqn.params["mesh"], PartitionSpec()))
         for value in eqn.params.values():
             items: tuple[Any, ...] = tuple(cast("Sequence[Any]", value)) if isinstance(value, (tuple, list)) else (value,)
@@ -211,9 +211,7 @@ def plan(
                 f"{first_what} and with device ids {_device_ids(first)} on platform CPU and "
                 f"{what} and with device ids {_device_ids(s)} on platform CPU"
             )
-    if first.num_devices == 1 and all(
-        isinstance(s, SingleDeviceSharding) or s.num_devices == 1 for s, _ in involved
-    ):
+    if all(s.num_devices == 1 and not isinstance(s, NamedSharding) for s, _ in involved):
         return first._device_assignment[0]  # pyright: ignore[reportPrivateUsage]
     mesh = next((s.mesh for s, _ in involved if isinstance(s, NamedSharding)), None)
     if mesh is None:
