@@ -164,7 +164,17 @@ from jax_core._src.lax.linalg.dot import batch_matmul as batch_matmul
 from jax_core._src.lax.linalg.dot import dot as dot
 from jax_core._src.lax.linalg.dot import dot_general as dot_general
 from jax_core._src.lax.elementwise.arithmetic import reciprocal as reciprocal
+from jax_core._src.lax.parallel import all_gather as all_gather
+from jax_core._src.lax.parallel import all_gather_p as all_gather_p
+from jax_core._src.lax.parallel import all_to_all as all_to_all
+from jax_core._src.lax.parallel import all_to_all_p as all_to_all_p
 from jax_core._src.lax.parallel import axis_index as axis_index
+from jax_core._src.lax.parallel import pbroadcast as pbroadcast
+from jax_core._src.lax.parallel import ppermute as ppermute
+from jax_core._src.lax.parallel import ppermute_p as ppermute_p
+from jax_core._src.lax.parallel import pshuffle as pshuffle
+from jax_core._src.lax.parallel import psum_scatter as psum_scatter
+from jax_core._src.lax.parallel import pswapaxes as pswapaxes
 from jax_core._src.lax.parallel import axis_index_p as axis_index_p
 from jax_core._src.lax.parallel import pmax_p as pmax_p
 from jax_core._src.lax.parallel import pmin_p as pmin_p

@@ -133,6 +133,16 @@ def example3_cursed_identity():
     return [inner_collectives(jax.make_jaxpr(t)(x).jaxpr), inner_collectives(jax.make_jaxpr(tt)(x).jaxpr), val(t(x)[0])]
 
 @case
+def example4_all_gather_invariant_to_unmapped():
+    # all_gather_invariant (``to="invarying"``) transposes to a slice at axis_index: no communication.
+    f4 = jax.shard_map(lambda a: lax.all_gather(a, "i", tiled=True, to="invarying"), mesh=mesh1, in_specs=P("i"), out_specs=P())
+    a = np.arange(8, dtype=np.float32)
+    t = jax.linear_transpose(f4, a)
+    names = all_collectives(jax.make_jaxpr(t)(a).jaxpr)
+    communicating = [sorted(set(n) & {"psum", "psum_invariant", "all_gather", "all_gather_invariant", "reduce_scatter", "ppermute", "all_to_all"}) for n in names]
+    return [communicating, val(f4(a)), val(t(a)[0])]
+
+@case
 def example5_all_gather_to_mapped():
     f5 = jax.shard_map(lambda a, b: lax.all_gather(a, "i", tiled=True) * b, mesh=mesh1, in_specs=(P("i"), P("i")), out_specs=P("i"))
     g = jax.grad(lambda a, b: f5(a, b).sum())
@@ -216,7 +226,7 @@ CASES = [
     "psum_replicated_out", "matmul_blocks", "axis_index_and_pmean", "decorator_form_under_jit",
     "grad_through", "vmap_of_shard_map", "scan_of_shard_map", "closure_constant",
     "jaxpr_variance_types", "example1_psum_to_unmapped", "example1_transpose_twice",
-    "example2_psum_to_mapped", "example3_cursed_identity", "example5_all_gather_to_mapped",
+    "example2_psum_to_mapped", "example3_cursed_identity", "example4_all_gather_invariant_to_unmapped", "example5_all_gather_to_mapped",
     "collective_matmul", "out_spec_replication_lie", "unknown_in_spec_axis", "in_spec_too_long",
     "indivisible_argument", "out_spec_too_long", "unknown_out_spec_axis", "no_mesh",
     "psum_of_unbound_axis", "check_vma_false_allows_unchecked_out",
@@ -234,8 +244,10 @@ SEED_COLLECTIVES = {
     "example2_psum_to_mapped": [[["psum_invariant", "pvary"]], None],
     # the cursed identity transposes to the identity, twice
     "example3_cursed_identity": [[[]], [[]], None],
-    # all_gather to a mapped output transposes to psum_scatter
-    "example5_all_gather_to_mapped": [[["psum_scatter"]], None],
+    # all_gather_invariant to an unmapped output transposes without communication
+    "example4_all_gather_invariant_to_unmapped": [[[]], None, None],
+    # all_gather to a mapped output transposes to psum_scatter (the primitive ``reduce_scatter``)
+    "example5_all_gather_to_mapped": [[["reduce_scatter"]], None],
     # exact result; the ring of collective permutes replaces XLA's all-gather
     "collective_matmul": [True, True, False],
 }

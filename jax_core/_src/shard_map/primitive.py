@@ -92,7 +92,8 @@ def _lower(
         previous_mesh = context.mesh_shape
         context.mesh_shape = mesh.shape_tuple
         try:
-            return lower_jaxpr_body(jaxpr.jaxpr, [hlo.constant(c) for c in jaxpr.consts], list(args))
+            with body_context(mesh, newly_manual_axes, check_vma):
+                return lower_jaxpr_body(jaxpr.jaxpr, [hlo.constant(c) for c in jaxpr.consts], list(args))
         finally:
             context.mesh_shape = previous_mesh
     if context.mesh_shape is None:
@@ -121,7 +122,8 @@ def _lower(
     previous = context.manual_axes
     context.manual_axes = frozenset(manual)
     try:
-        with ir.InsertionPoint(block):
+        # Lowering rules that trace (loops lowered through a traced function) see the mesh axes.
+        with ir.InsertionPoint(block), body_context(mesh, newly_manual_axes, check_vma):
             consts = [hlo.constant(c) for c in jaxpr.consts]
             outs = lower_jaxpr_body(jaxpr.jaxpr, consts, list(block.arguments))
             sdy.return_values(outs)

@@ -20,3 +20,16 @@ from jax_core._src.lax.parallel.reductions import pvary_p as pvary_p
 from jax_core._src.lax.parallel.reductions import pmean as pmean
 from jax_core._src.lax.parallel.reductions import pmin as pmin
 from jax_core._src.lax.parallel.reductions import psum as psum
+from jax_core._src.lax.parallel.gather import all_gather as all_gather
+from jax_core._src.lax.parallel.gather import all_gather_invariant_p as all_gather_invariant_p
+from jax_core._src.lax.parallel.gather import all_gather_p as all_gather_p
+from jax_core._src.lax.parallel.gather import all_to_all as all_to_all
+from jax_core._src.lax.parallel.gather import all_to_all_p as all_to_all_p
+from jax_core._src.lax.parallel.gather import psum_scatter as psum_scatter
+from jax_core._src.lax.parallel.gather import pswapaxes as pswapaxes
+from jax_core._src.lax.parallel.gather import reduce_scatter_p as reduce_scatter_p
+from jax_core._src.lax.parallel.permute import pbroadcast as pbroadcast
+from jax_core._src.lax.parallel.permute import pbroadcast_p as pbroadcast_p
+from jax_core._src.lax.parallel.permute import ppermute as ppermute
+from jax_core._src.lax.parallel.permute import ppermute_p as ppermute_p
+from jax_core._src.lax.parallel.permute import pshuffle as pshuffle

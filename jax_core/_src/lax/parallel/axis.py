@@ -47,16 +47,18 @@ def _batch(args: Sequence[Any], dims: Sequence[int | None], *, axes: tuple[AxisN
     name, size = frame
     if name not in axes:
         return axis_index_p.bind(axes=axes), None
-    # The linear index over ``axes`` (major first): this axis' iota scaled by the sizes after it.
+    # The row-major index over ``axes``: the axes before this one, this one, the axes after it.
     position = axes.index(name)
-    stride = 1
-    for later in axes[position + 1 :]:
-        stride *= _bound_size(later)
-    here = lax.mul(iota(np.int32, size), np.int32(stride))
-    rest = tuple(a for a in axes if a != name)
-    if not rest:
-        return here, 0
-    return lax.add(here, axis_index_p.bind(axes=rest)), 0
+    before, after = axes[:position], axes[position + 1 :]
+    after_size = 1
+    for later in after:
+        after_size *= _bound_size(later)
+    out = lax.mul(iota(np.int32, size), np.int32(after_size))
+    if after:
+        out = lax.add(out, axis_index_p.bind(axes=after))
+    if before:
+        out = lax.add(out, lax.mul(axis_index_p.bind(axes=before), np.int32(size * after_size)))
+    return out, 0
 
 
 def _lower(ctx: LoweringRuleContext, *, axes: tuple[AxisName, ...]) -> ir.Value[ir.Type]:
