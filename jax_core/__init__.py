@@ -109,6 +109,7 @@ from jax_core._src.transforms.jit import Inline as Inline
 from jax_core._src.transforms.jit import clear_caches as clear_caches
 from jax_core._src.transforms.pmap_api import pmap as pmap
 from jax_core._src.shard_map.api import shard_map as shard_map
+from jax_core._src.lax.sharding_ops import reshard as reshard
 from jax_core._src.sharding.mesh import make_mesh as make_mesh
 from jax_core._src.runtime.assembly import make_array_from_callback as make_array_from_callback
 from jax_core._src.runtime.assembly import make_array_from_single_device_arrays as make_array_from_single_device_arrays

@@ -14,6 +14,7 @@ Example::
         jax.sharding.get_abstract_mesh()  # AbstractMesh('x': 2, 'y': 4, ...)
 """
 
+from jax_core._src.lax.sharding_ops import reshard as reshard
 from jax_core._src.sharding.mesh import AbstractDevice as AbstractDevice
 from jax_core._src.sharding.mesh import AbstractMesh as AbstractMesh
 from jax_core._src.sharding.mesh_context import get_abstract_mesh as get_abstract_mesh
@@ -38,6 +39,7 @@ __all__ = [
     "SingleDeviceSharding",
     "get_abstract_mesh",
     "get_mesh",
+    "reshard",
     "set_mesh",
     "use_abstract_mesh",
 ]

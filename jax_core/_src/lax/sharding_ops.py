@@ -189,7 +189,7 @@ def reshard(xs: T, out_shardings: Any) -> T:
         if isinstance(s, NamedSharding):
             types = dict(zip(s.mesh.axis_names, s.mesh.axis_types, strict=True))
             for entry in s.spec:
-                names: tuple[Any, ...] = cast("tuple[Any, ...]", entry) if isinstance(entry, tuple) else (entry,)
+                names: tuple[Any, ...] = cast("tuple[Any, ...]", entry) if isinstance(entry, tuple) else (entry,)  # type: ignore[redundant-cast]
                 for name in names:
                     if name is not None and name is not PartitionSpec.UNCONSTRAINED and types.get(name) is not AxisType.Explicit:
                         raise ValueError(

@@ -38,7 +38,7 @@ def broadcast_specs(specs: Any, tree: Any, what: str) -> list[PartitionSpec | No
 
 def entry_names(entry: Any) -> tuple[AxisName, ...]:
     """The mesh axes one spec entry names (a name or a tuple of names)."""
-    return cast("tuple[AxisName, ...]", entry) if isinstance(entry, tuple) else (entry,)
+    return cast("tuple[AxisName, ...]", entry) if isinstance(entry, tuple) else (entry,)  # type: ignore[redundant-cast]
 
 
 def spec_axes(spec: PartitionSpec) -> list[AxisName]:

@@ -22,7 +22,7 @@ from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.spmd import named_from_hlo
 from jax_core._src.sharding.mesh import Mesh
 from jax_core._src.sharding.partition_spec import PartitionSpec, check_spec
-from jax_core._src.sharding.shardings import Device, NamedSharding, Sharding, SingleDeviceSharding, from_cpp_sharding
+from jax_core._src.sharding.shardings import Device, NamedSharding, Sharding, from_cpp_sharding
 from jax_core._src.tree.tree_util import PyTreeDef, broadcast_prefix, tree_flatten
 
 
@@ -69,15 +69,15 @@ def in_leaf_shardings(in_shardings: Any, args: tuple[Any, ...], num_kwarg_leaves
         n = len(tree_flatten(args)[0])
         return [None] * (n + num_kwarg_leaves)
     if isinstance(in_shardings, list):
-        in_shardings = tuple(cast("list[Any]", in_shardings))
-    if isinstance(in_shardings, tuple) and len(cast("tuple[Any, ...]", in_shardings)) != len(args):
+        in_shardings = tuple(cast("list[Any]", in_shardings))  # type: ignore[redundant-cast]
+    if isinstance(in_shardings, tuple) and len(cast("tuple[Any, ...]", in_shardings)) != len(args):  # type: ignore[redundant-cast]
         raise ValueError(
             "pjit in_shardings specification must be a tree prefix of the positional arguments tuple. "
             "In particular, pjit in_shardings must either be a Sharding, a PartitionSpec, or a tuple of "
             "length equal to the number of positional arguments. But pjit in_shardings is the wrong "
-            f"length: got a tuple or list of length {len(cast('tuple[Any, ...]', in_shardings))} for an args tuple of length {len(args)}."
+            f"length: got a tuple or list of length {len(cast('tuple[Any, ...]', in_shardings))} for an args tuple of length {len(args)}."  # type: ignore[redundant-cast]
         )
-    prefix: tuple[Any, ...] = cast("tuple[Any, ...]", in_shardings) if isinstance(in_shardings, tuple) else (in_shardings,) * len(args)
+    prefix: tuple[Any, ...] = cast("tuple[Any, ...]", in_shardings) if isinstance(in_shardings, tuple) else (in_shardings,) * len(args)  # type: ignore[redundant-cast]
     leaves = broadcast_prefix(prefix, args, is_leaf=lambda x: x is None)
     return [_check_leaf(x, "in_shardings") for x in leaves] + [None] * num_kwarg_leaves
 
@@ -92,7 +92,7 @@ def out_leaf_shardings(out_shardings: Any, out_tree: PyTreeDef) -> list[Sharding
         return [_check_leaf(out_shardings, "out_shardings")] * n
     skeleton = out_tree.unflatten([0] * n)
     if isinstance(out_shardings, list) and isinstance(skeleton, tuple):
-        out_shardings = tuple(cast("list[Any]", out_shardings))
+        out_shardings = tuple(cast("list[Any]", out_shardings))  # type: ignore[redundant-cast]
     leaves = broadcast_prefix(out_shardings, skeleton, is_leaf=lambda x: x is None)
     return [_check_leaf(x, "out_shardings") for x in leaves]
 
