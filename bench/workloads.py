@@ -23,6 +23,7 @@ from bench import workloads_effects as _effects
 from bench import workloads_random as _random
 from bench import workloads_sharding as _sharding
 from bench import workloads_transforms as _transforms
+from bench.timing import timed_batches
 
 # How each workload's samples are reduced to one number (see bench/run.py).
 AGGREGATE = {
@@ -41,33 +42,7 @@ AGGREGATE = {
 DEVICES = {name: 1 for name in AGGREGATE} | _sharding.DEVICES
 
 
-def _timed_batches(
-    step: Callable[[], Any], *, calls: int, repeats: int, warmup: int
-) -> list[float]:
-    """µs per call for each of ``repeats`` batches of ``calls`` calls.
-
-    ``step()`` returns an array; the last result of each batch is blocked on, so the batch time
-    includes all the work it queued. The garbage collector is off while a batch runs (as in
-    ``timeit``) so a collection triggered by one library's allocations does not land in a batch.
-    """
-    for _ in range(warmup):
-        step().block_until_ready()
-    out: list[float] = []
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            r = None
-            for _ in range(calls):
-                r = step()
-            assert r is not None
-            r.block_until_ready()
-            t1 = time.perf_counter()
-        finally:
-            gc.enable()
-        out.append((t1 - t0) / calls * 1e6)
-    return out
+_timed_batches = timed_batches
 
 
 def dispatch(jax: Any, jnp: Any, *, quick: bool) -> list[float]:

@@ -14,13 +14,13 @@ each of several batches (bench/run.py takes the minimum), blocking on the last r
 
 from __future__ import annotations
 
-import gc
 import importlib
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from bench.timing import timed_batches
 
 # (i) matmul chain: CHAIN layers of x = tanh(x @ W), all f32[MM, MM] (about 270 MFLOP a call).
 CHAIN = 8
@@ -32,28 +32,8 @@ SORT_N = 1_000_000
 
 
 def _time_ms(step: Callable[[], Any], *, calls: int, repeats: int) -> list[float]:
-    """ms per call for each of ``repeats`` batches of ``calls`` calls of ``step()``.
-
-    ``step()`` returns an array; the last one of each batch is blocked on, so a batch includes
-    all the work it queued. One untimed call first; GC is off inside a batch (as in ``timeit``).
-    """
-    step().block_until_ready()
-    out: list[float] = []
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            r = None
-            for _ in range(calls):
-                r = step()
-            assert r is not None
-            r.block_until_ready()
-            t1 = time.perf_counter()
-        finally:
-            gc.enable()
-        out.append((t1 - t0) / calls * 1e3)
-    return out
+    """ms per call for each of ``repeats`` batches of ``calls`` calls (one untimed call first)."""
+    return timed_batches(step, calls=calls, repeats=repeats, per_s=1e3)
 
 
 def _special(jax: Any) -> Any:

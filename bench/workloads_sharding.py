@@ -12,16 +12,15 @@ modules (``jax`` is ``jax_core`` or ``jax``) and uses only API both share (``mak
 
 from __future__ import annotations
 
-import gc
 import itertools
 import re
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from bench.timing import timed_batches
 from bench.workloads_transforms import SIZES
 
 N_DEVICES = 8
@@ -70,32 +69,6 @@ def collectives(hlo_text: str) -> dict[str, int]:
     return dict(sorted(Counter(m.group(1) for m in _COLLECTIVE.finditer(hlo_text)).items()))
 
 
-def _time_calls(
-    step: Callable[[], Any], *, calls: int, repeats: int, warmup: int, per_s: float
-) -> list[float]:
-    """Time per call (seconds x ``per_s``) for each of ``repeats`` batches of ``calls`` calls of
-    ``step()``, blocking on the last result of each batch; the garbage collector is off inside a
-    batch (as in ``timeit``)."""
-    for _ in range(warmup):
-        step().block_until_ready()
-    out: list[float] = []
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            r = None
-            for _ in range(calls):
-                r = step()
-            assert r is not None
-            r.block_until_ready()
-            t1 = time.perf_counter()
-        finally:
-            gc.enable()
-        out.append((t1 - t0) / calls * per_s)
-    return out
-
-
 def sharded_matmul(jax: Any, jnp: Any, *, quick: bool) -> dict[str, Any]:
     """(p) steady-state ``jit(a @ b)``, a f32[1024,1024] sharded ``P(None, 'x')`` and b
     ``P('x', 'y')`` on a 2x4 Auto mesh (the contracting dimension is split, so the partial
@@ -111,7 +84,7 @@ def sharded_matmul(jax: Any, jnp: Any, *, quick: bool) -> dict[str, Any]:
     ref = a_np.astype(np.float64) @ b_np.astype(np.float64)
     np.testing.assert_allclose(np.asarray(f(a, b)), ref, rtol=1e-3, atol=1e-3)
     found = collectives(f.lower(a, b).compile().as_text())
-    samples = _time_calls(
+    samples = timed_batches(
         lambda: f(a, b), calls=2 if quick else 10, repeats=3 if quick else 7, warmup=2, per_s=1e3
     )
     return {"samples": samples, "facts": {"collectives": found}}
@@ -176,7 +149,7 @@ def shard_map_train_step(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
         state["p"], value = step(state["p"], x, y)
         return value
 
-    return _time_calls(
+    return timed_batches(
         run, calls=20 if quick else 100, repeats=3 if quick else 7, warmup=1, per_s=1e6
     )
 
@@ -191,7 +164,7 @@ def sharded_dispatch(jax: Any, jnp: Any, *, quick: bool) -> list[float]:
     a, b = _put(jax, a_np, mesh, "x"), _put(jax, b_np, mesh, "x")
     f = jax.jit(_mul_add)
     np.testing.assert_allclose(np.asarray(f(a, b)), a_np * b_np + 1, rtol=1e-6)
-    return _time_calls(
+    return timed_batches(
         lambda: f(a, b),
         calls=500 if quick else 5000,
         repeats=3 if quick else 9,

@@ -98,3 +98,20 @@ def close(a: Any, b: Any, rtol: float = 1e-6) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return abs(a - b) <= rtol * max(1.0, abs(a), abs(b))
     return bool(a == b)
+
+
+def run_json_program(source: str, what: str, devices: int = 8, timeout_s: int = 120) -> Any:
+    """Runs ``source`` under jax_core in a fresh process with ``devices`` host CPU devices and a
+    hard timeout; returns the JSON its last stdout line prints."""
+    import pytest
+
+    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={devices}".strip()
+    env = dict(os.environ, XLA_FLAGS=flags, JAX_PLATFORMS="cpu")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", source], capture_output=True, text=True, timeout=timeout_s, env=env, cwd=ROOT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{devices}-device {what} program did not finish in {timeout_s} s")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -8,15 +8,13 @@ hard-coded. Values are integers and compared exactly.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+
+from tests.sharding._programs import run_json_program
 
 import jax_core as jax
 import jax_core.numpy as jnp
@@ -238,21 +236,7 @@ EXPECTED: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
-    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count=8".strip()
-    env = dict(os.environ, XLA_FLAGS=flags, JAX_PLATFORMS="cpu")
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _PROGRAM],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            env=env,
-            cwd=ROOT,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"8-device assembly program did not finish in {TIMEOUT_S} s")
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_json_program(_PROGRAM, "assembly", timeout_s=TIMEOUT_S)
     return result
 
 

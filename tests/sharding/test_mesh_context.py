@@ -8,17 +8,15 @@ recorded from real jax 0.12.0.1 (the oracle venv) and are hard-coded.
 
 from __future__ import annotations
 
-import json
-import os
 import pickle
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+
+from tests.sharding._programs import run_json_program
 
 import jax_core as jax
 from jax_core._src.sharding import mesh as mesh_src
@@ -331,16 +329,7 @@ M8 = "AbstractMesh('x': 2, 'y': 4, axis_types=(Explicit, Explicit), device_kind=
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
-    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count=8".strip()
-    env = dict(os.environ, XLA_FLAGS=flags, JAX_PLATFORMS="cpu")
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _PROGRAM], capture_output=True, text=True, timeout=TIMEOUT_S, env=env, cwd=ROOT
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"8-device mesh-context program did not finish in {TIMEOUT_S} s")
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_json_program(_PROGRAM, "mesh context", timeout_s=TIMEOUT_S)
     return result
 
 

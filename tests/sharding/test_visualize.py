@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+
+from tests.sharding._programs import run_json_program
 
 import jax_core as jax
 import jax_core.numpy as jnp
@@ -335,21 +333,7 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def pictures() -> dict[str, str]:
-    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count=8".strip()
-    env = dict(os.environ, XLA_FLAGS=flags, JAX_PLATFORMS="cpu")
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _PROGRAM],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            env=env,
-            cwd=ROOT,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"8-device visualize program did not finish in {TIMEOUT_S} s")
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, str] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, str] = run_json_program(_PROGRAM, "visualize", timeout_s=TIMEOUT_S)
     return result
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from jax_core._src import config
@@ -40,6 +40,30 @@ def _hashable_params(params: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(sorted(params.items()))
 
 
+def _cached(key: tuple[Any, ...], build: Callable[[], Executable]) -> Executable:
+    """The executable cached under ``key``, built (outside the lock) on a miss."""
+    with _cache_lock:
+        exe = _cache.get(key)
+        if exe is not None:
+            _cache.move_to_end(key)
+            return exe
+    compiled = build()
+    with _cache_lock:
+        exe = _cache.setdefault(key, compiled)
+        if len(_cache) > _CACHE_SIZE:
+            # Bounded: keys of higher-order primitives hold jaxprs, so an eager loop that builds
+            # a fresh function each time must not keep every executable alive.
+            _cache.popitem(last=False)
+    return exe
+
+
+def _one_equation(primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any]) -> ClosedJaxpr:
+    invars = [Var(a) for a in avals]
+    outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
+    log_compile(primitive.name, avals)
+    return ClosedJaxpr(Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)]), [])
+
+
 def primitive_executable(
     primitive: Primitive,
     avals: tuple[ShapedArray, ...],
@@ -50,46 +74,25 @@ def primitive_executable(
     """The cached executable that applies ``primitive`` to inputs with these avals (on ``device``,
     default: the default device)."""
     key = (primitive, _hashable_params(params), avals, config.jit_key(), device, committed)
-    with _cache_lock:
-        exe = _cache.get(key)
-        if exe is not None:
-            _cache.move_to_end(key)
-            return exe
-    invars = [Var(a) for a in avals]
-    outvars = [Var(a) for a in primitive.abstract_eval(*avals, **params)]
-    jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
-    log_compile(primitive.name, avals)
-    compiled = compile_module(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name), device, committed=committed)
-    with _cache_lock:
-        exe = _cache.setdefault(key, compiled)
-        if len(_cache) > _CACHE_SIZE:
-            # Bounded: keys of higher-order primitives hold jaxprs, so an eager loop that builds
-            # a fresh function each time must not keep every executable alive.
-            _cache.popitem(last=False)
-    return exe
+
+    def build() -> Executable:
+        lowered = lower_closed_jaxpr(_one_equation(primitive, avals, params), primitive.name)
+        return compile_module(lowered, device, committed=committed)
+
+    return _cached(key, build)
 
 
 def _spmd_executable(
     primitive: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any], mesh: Mesh, specs: tuple[Any, ...]
 ) -> Executable:
     key = (primitive, _hashable_params(params), avals, config.jit_key(), "spmd", mesh, specs)
-    with _cache_lock:
-        exe = _cache.get(key)
-        if exe is not None:
-            _cache.move_to_end(key)
-            return exe
-    invars = [Var(a) for a in avals]
-    out_avals = primitive.abstract_eval(*avals, **params)
-    outvars = [Var(a) for a in out_avals]
-    jaxpr = Jaxpr([], invars, list(outvars), [JaxprEqn(list(invars), outvars, primitive, params, None)])
-    log_compile(primitive.name, avals)
-    layout = SpmdLayout(mesh.shape_tuple, specs, (None,) * len(out_avals))
-    compiled = compile_spmd(lower_closed_jaxpr(ClosedJaxpr(jaxpr, []), primitive.name, spmd=layout), mesh)
-    with _cache_lock:
-        exe = _cache.setdefault(key, compiled)
-        if len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return exe
+
+    def build() -> Executable:
+        jaxpr = _one_equation(primitive, avals, params)
+        layout = SpmdLayout(mesh.shape_tuple, specs, (None,) * len(jaxpr.out_avals))
+        return compile_spmd(lower_closed_jaxpr(jaxpr, primitive.name, spmd=layout), mesh)
+
+    return _cached(key, build)
 
 
 def _apply_spmd(
