@@ -106,6 +106,14 @@ def constraint_indivisible():
     return val(lax.with_sharding_constraint(np.ones(3), NamedSharding(mesh, P("x"))))
 
 @case
+def device_put_in_jit():
+    s = NamedSharding(mesh, P("x"))
+    f = jax.jit(lambda a: jax.device_put(a * 2, s))
+    y = f(np.ones((8, 4), np.float32))
+    g = jax.grad(lambda a: jax.device_put(a * 2, s).sum())(np.ones((8, 4), np.float32))
+    return [val(y), sharding_of(y), val(g)]
+
+@case
 def eager_ops_stay_sharded():
     y = xs + 1
     z = jnp.sin(xs).sum(0)
@@ -175,7 +183,7 @@ CASES = [
     "out_shardings_replicated", "out_shardings_prefix", "matmul_shardings", "compiled_shardings",
     "mismatched_committed_sharding", "incompatible_devices", "unknown_axis", "indivisible",
     "in_shardings_wrong_length", "constraint_in_jit", "constraint_eager", "constraint_grad",
-    "constraint_vmap_jaxpr", "constraint_indivisible", "eager_ops_stay_sharded", "data_parallel_mlp_step", "pmap_psum", "pmap_in_axes_none_and_static",
+    "constraint_vmap_jaxpr", "constraint_indivisible", "device_put_in_jit", "eager_ops_stay_sharded", "data_parallel_mlp_step", "pmap_psum", "pmap_in_axes_none_and_static",
     "pmap_axis_index_pmax", "pmap_devices", "pmap_out_axes", "pmap_grad",
 ]  # fmt: skip
 

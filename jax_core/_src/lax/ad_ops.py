@@ -28,6 +28,7 @@ from jax_core._src.interpreters.batching_util import vectorized_batcher
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.runtime.dispatch import apply_primitive
+from jax_core._src.runtime.transfer import register_traced_put
 from jax_core._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
@@ -326,7 +327,16 @@ def _device_put_abstract_eval(
 def _device_put_lower(
     ctx: LoweringRuleContext, *xs: ir.Value[ir.Type], devices: Sequence[Any], srcs: Sequence[Any], copy_semantics: Sequence[Any]
 ) -> list[ir.Value[ir.Type]]:
+    """The identity on values (as in JAX: a ``jit`` whose ``device_put`` names a mesh runs over
+    that mesh, and XLA's partitioner lays the value out)."""
     return list(xs)
+
+
+def _traced_put(x: Any, target: Any, donate: bool, may_alias: bool | None) -> Any:
+    semantics = _copy_semantics()
+    copy = semantics.DONATE_INPUT if donate else semantics.ALWAYS_COPY if may_alias is False else semantics.REUSE_INPUT
+    (y,) = device_put_p.bind(x, devices=(target,), srcs=(None,), copy_semantics=(copy,))
+    return y
 
 
 def _device_put_transpose(
@@ -374,3 +384,4 @@ device_put_p.def_rules(
         batch=_device_put_batch,
     )
 )
+register_traced_put(_traced_put)

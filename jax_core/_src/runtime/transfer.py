@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from types import ModuleType
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, overload
 
 import numpy as np
@@ -151,6 +151,14 @@ def _same_layout(src: Sharding, dst: Sharding, ndim: int) -> bool:
     return replicated or bool(a == b)
 
 
+_traced_put: list[Callable[[Any, Any, bool, bool | None], Any]] = []
+
+
+def register_traced_put(put: Callable[[Any, Any, bool, bool | None], Any]) -> None:
+    """lax registers how a traced value is placed (a ``device_put`` equation)."""
+    _traced_put[:] = [put]
+
+
 def _put_leaf(x: Any, target: Any, donate: bool, may_alias: bool | None) -> Any:
     if isinstance(target, _jax.Device):
         target = client.single_device_sharding(target)
@@ -161,13 +169,10 @@ def _put_leaf(x: Any, target: Any, donate: bool, may_alias: bool | None) -> Any:
                 return _reshard(x, x._sharding, donate=donate, may_alias=False)
             return x
         return _reshard(x, target, donate=donate, may_alias=may_alias)
-    if isinstance(x, Array):  # a tracer: staging device_put is not implemented
+    if isinstance(x, Array):  # a tracer: a device_put equation (lax registers how it is bound)
         if target is None:
             return x
-        raise NotImplementedError(
-            "jax_core.device_put with a device or sharding is not supported inside "
-            "transformations (jit, grad, vmap) yet; call it outside them."
-        )
+        return _traced_put[0](x, target, donate, may_alias)
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
         return _put_leaf(jax_array(), target, donate, may_alias)

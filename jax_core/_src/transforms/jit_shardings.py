@@ -123,6 +123,8 @@ def constraint_shardings(jaxpr: Jaxpr) -> list[Sharding]:
             s = eqn.params["sharding"]
             if isinstance(s, NamedSharding) or isinstance(s, Sharding) and s.num_devices > 1:
                 out.append(s)
+        elif eqn.primitive.name == "device_put":
+            out += [d for d in eqn.params["devices"] if isinstance(d, NamedSharding)]
         elif eqn.primitive.name == "shard_map" and eqn.params["mesh"].size >= 1:
             out.append(NamedSharding(eqn.params["mesh"], PartitionSpec()))
         for value in eqn.params.values():
