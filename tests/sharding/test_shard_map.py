@@ -270,7 +270,7 @@ def _normalized(message: str) -> str:
 # Where JAX 0.12 fails inside itself, jax_core raises the error a user can act on.
 DEVIATIONS = {
     # JAX: a bare AssertionError from its axis-size lookup
-    "psum_of_unbound_axis": ("NameError", "unbound axis name: q."),
+    "psum_of_unbound_axis": ("NameError", "Found an unbound axis name: q. To fix this, please call psum under `jax.shard_map`."),
 }
 
 

@@ -34,7 +34,10 @@ def _axes(axis_name: AxisName | Sequence[AxisName]) -> tuple[AxisName, ...]:
 
 def _abstract_eval(*, axes: tuple[AxisName, ...]) -> ShapedArray:
     for name in axes:
-        _bound_size(name)
+        try:
+            _bound_size(name)
+        except NameError:
+            raise NameError(f"Found an unbound axis name: {name}. To fix this, please call axis_index under `jax.shard_map`.") from None
     return ShapedArray((), np.dtype(np.int32))
 
 

@@ -43,14 +43,20 @@ def _axes_tuple(axis_name: AxisName | Sequence[AxisName]) -> tuple[AxisName, ...
     return (axis_name,)
 
 
-def _check_bound(axes: tuple[AxisName, ...]) -> None:
+def _check_bound(axes: tuple[AxisName, ...], what: str = "psum") -> None:
     for name in axes:
-        axis_size(name)
+        try:
+            axis_size(name)
+        except NameError:
+            raise NameError(f"Found an unbound axis name: {name}. To fix this, please call {what} under `jax.shard_map`.") from None
 
 
-def _collective_abstract_eval(*avals: ShapedArray, axes: tuple[AxisName, ...], axis_index_groups: Any) -> list[ShapedArray]:
-    _check_bound(axes)
-    return [a.strip_weak_type() if a.weak_type else a for a in avals]
+def _collective_abstract_eval(what: str) -> Any:
+    def rule(*avals: ShapedArray, axes: tuple[AxisName, ...], axis_index_groups: Any) -> list[ShapedArray]:
+        _check_bound(axes, what)
+        return [a.strip_weak_type() if a.weak_type else a for a in avals]
+
+    return rule
 
 
 def _all_reduce_lowering(combine: Any, what: str) -> Any:
@@ -126,7 +132,7 @@ def _make(name: str, reduce_name: str, combine: Any, scale_unbatched: bool, tran
     reduce = getattr(reductions, reduce_name)
     prim.def_rules(
         Rules(
-            abstract_eval=_collective_abstract_eval,
+            abstract_eval=_collective_abstract_eval(name),
             lower=_all_reduce_lowering(combine, name),
             jvp=linear_jvp(prim) if transposable else _pmax_jvp(prim),
             transpose=_psum_transpose if transposable else None,
