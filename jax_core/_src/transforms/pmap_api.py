@@ -18,7 +18,9 @@ import numpy as np
 from jax_core._src.backend.client import local_devices
 from jax_core._src.sharding.mesh import Mesh
 from jax_core._src.sharding.partition_spec import PartitionSpec
-from jax_core._src.sharding.shardings import Device
+from jax_core._src.core.avals import ShapedArray
+from jax_core._src.sharding.shardings import Device, NamedSharding
+from jax_core._src.transforms.jit_shardings import check_divisible
 from jax_core._src.transforms.api import Jitted, jit
 from jax_core._src.tree.tree_util import broadcast_prefix, tree_flatten, tree_leaves, tree_unflatten
 
@@ -96,6 +98,11 @@ def pmap(
             raise ValueError("pmap requires at least one argument with a mapped axis (in_axes not None).")
         available = list(devices) if devices is not None else local_devices()
         mesh = Mesh(np.array(available[:size], dtype=object), (name,))
+        for x, ax in zip(leaves, leaf_axes, strict=True):
+            if ax == 0:  # as JAX 0.12: the mapped axis is split over the devices (jit's error)
+                aval = ShapedArray(tuple(np.shape(x)), np.dtype(np.result_type(x)))
+                split = NamedSharding(mesh, PartitionSpec(name))
+                check_divisible(split, aval, "pjit arguments with pytree key path flat_args[0]")
         flat_in, in_tree = tree_flatten(dyn_values)
         moved = [x if ax is None else moveaxis(x, ax, 0) for x, ax in zip(flat_in, leaf_axes, strict=True)]
         in_specs = tuple(PartitionSpec() if ax is None else PartitionSpec(name) for ax in leaf_axes)
