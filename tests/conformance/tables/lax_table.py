@@ -174,6 +174,16 @@ while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 2), (0, n))
 
 LAX_NOT_GENERATED = {
     "axis_index": "needs a named axis (vmap/pmap/shard_map): tests/transforms",
+    "all_gather": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py, tests/sharding)",
+    "all_to_all": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py, tests/sharding)",
+    "axis_size": "needs a named axis (tests/sharding/test_shard_map.py)",
+    "pbroadcast": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py)",
+    "pcast": "a variance cast inside shard_map (tests/sharding/test_variance.py)",
+    "ppermute": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py, tests/sharding)",
+    "pshuffle": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py)",
+    "psum_scatter": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py, tests/sharding)",
+    "pswapaxes": "a collective: needs a named axis (tests/lax/test_collectives_vmap.py)",
+    "with_sharding_constraint": "a layout over a mesh of several devices (tests/sharding/test_spmd_jit.py)",
     "pmax": "a collective: needs a named axis (tests/transforms)",
     "pmean": "a collective: needs a named axis (tests/transforms)",
     "pmin": "a collective: needs a named axis (tests/transforms)",
