@@ -54,6 +54,8 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("sharded_matmul", "(p) 8 dev: jit a@b sharded, 1024^2", "ms/call", 1.0),
     ("shard_map_train_step", "(q) 8 dev: shard_map+pmean train step", "us/step", 1.0),
     ("sharded_dispatch", "(s) 8 dev: jit dispatch, sharded f32[64]", "us/call", 1.0),
+    ("layout_apply", "(t) layouts doc apply_exe, AUTO formats", "us/call", 1.0),
+    ("layout_dispatch", "(u) jit dispatch, committed column-major", "us/call", 1.0),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -77,6 +79,8 @@ AGGREGATE = {
     "sharded_matmul": "min",
     "shard_map_train_step": "min",
     "sharded_dispatch": "min",
+    "layout_apply": "min",
+    "layout_dispatch": "min",
 }
 # Host CPU devices a row's workers need (as bench/workloads.py's DEVICES); unlisted rows: 1.
 DEVICES = {"sharded_matmul": 8, "shard_map_train_step": 8, "sharded_dispatch": 8}

@@ -20,6 +20,7 @@ import numpy as np
 
 from bench import workloads_array as _array
 from bench import workloads_effects as _effects
+from bench import workloads_layout as _layout
 from bench import workloads_random as _random
 from bench import workloads_sharding as _sharding
 from bench import workloads_transforms as _transforms
@@ -36,6 +37,7 @@ AGGREGATE = {
     **_array.AGGREGATE,
     **_effects.AGGREGATE,
     **_sharding.AGGREGATE,
+    **_layout.AGGREGATE,
 }
 # Host devices a workload needs; the others run on the default single device. A worker runs only
 # the workloads of its device count (bench/run.py starts one per count, with the XLA_FLAGS).
@@ -162,6 +164,7 @@ WORKLOADS.update(_random.WORKLOADS)
 WORKLOADS.update(_array.WORKLOADS)
 WORKLOADS.update(_effects.WORKLOADS)
 WORKLOADS.update(_sharding.WORKLOADS)
+WORKLOADS.update(_layout.WORKLOADS)
 
 
 def run(

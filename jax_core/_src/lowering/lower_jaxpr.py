@@ -206,6 +206,8 @@ class LoweredModule:
     """Whether it has any effect (then the runtime keeps its output token for ``effects_barrier``)."""
     spmd: SpmdLayout | None = None
     """Its mesh and the shardings of its parameters and results, when it runs on several devices."""
+    custom_layouts: bool = False
+    """Whether some parameter or result asks for a layout (``mhlo.layout_mode``)."""
 
     def as_text(self, debug_info: bool = False) -> str:
         """The module as MLIR text (StableHLO); ``debug_info``: with the ops' locations."""
@@ -226,9 +228,13 @@ def lower_closed_jaxpr(
     *,
     donated_invars: Sequence[bool] | None = None,
     spmd: SpmdLayout | None = None,
+    arg_layouts: Sequence[str | None] | None = None,
+    result_layouts: Sequence[str | None] | None = None,
 ) -> LoweredModule:
     """Lowers a closed jaxpr to a module whose ``main`` takes the jaxpr's inputs (with ``spmd``:
-    partitioned over a mesh, its parameters and results annotated with their shardings)."""
+    partitioned over a mesh, its parameters and results annotated with their shardings; with
+    ``arg_layouts``/``result_layouts``: their ``mhlo.layout_mode``s, ``"auto"`` or an XLA layout
+    such as ``"{0,1}"``, ``None`` for the default)."""
     jaxpr = closed.jaxpr
     in_avals = tuple(jaxpr.in_avals)
     out_avals = tuple(jaxpr.out_avals)
@@ -267,6 +273,9 @@ def lower_closed_jaxpr(
                 arg_spec = None if spmd is None else spmd.arg_specs[i]
                 if arg_spec is not None:
                     attrs["sdy.sharding"] = sdy.sharding_attr(arg_spec, aval.ndim)
+                mode = None if arg_layouts is None else arg_layouts[i]
+                if mode is not None:
+                    attrs["mhlo.layout_mode"] = ir.StringAttr.get(mode)
                 arg_attrs.append(ir.DictAttr.get(attrs))
             fn.arg_attrs = ir.ArrayAttr.get(arg_attrs)
             result_attrs: list[ir.Attribute] = [token_attr for _ in ordered]
@@ -275,6 +284,9 @@ def lower_closed_jaxpr(
                 out_spec = None if spmd is None else spmd.result_specs[i]
                 if out_spec is not None:
                     attrs["sdy.sharding"] = sdy.sharding_attr(out_spec, aval.ndim)
+                mode = None if result_layouts is None else result_layouts[i]
+                if mode is not None:
+                    attrs["mhlo.layout_mode"] = ir.StringAttr.get(mode)
                 result_attrs.append(ir.DictAttr.get(attrs))
             fn.result_attrs = ir.ArrayAttr.get(result_attrs)
             entry = fn.add_entry_block()
@@ -284,8 +296,9 @@ def lower_closed_jaxpr(
                 context.tokens.update(zip(ordered, params[: len(ordered)]))
                 outs = lower_jaxpr_body(jaxpr, consts, params[len(ordered) :])
                 func.ReturnOp([*(context.tokens[e] for e in ordered), *outs])
+    custom = any(m is not None for m in (*(arg_layouts or ()), *(result_layouts or ())))
     return LoweredModule(
-        module, ctx, in_avals, out_avals, donated, ordered, tuple(context.host_callbacks), bool(jaxpr.effects), spmd
+        module, ctx, in_avals, out_avals, donated, ordered, tuple(context.host_callbacks), bool(jaxpr.effects), spmd, custom
     )
 
 

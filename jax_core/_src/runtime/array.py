@@ -269,6 +269,12 @@ def _str(self: Any) -> str:
     return str(_value(self))
 
 
+def _format_property(self: Any) -> Any:
+    from jax_core._src.runtime.relayout import format_of
+
+    return format_of(self)
+
+
 def _copy_to_host_async(self: Any) -> None:
     self._copy_single_device_array_to_host_async()
 
@@ -283,6 +289,7 @@ _SURFACE: dict[str, Any] = {
     "nbytes": property(lambda self: self.aval.size * self.aval.dtype.itemsize, doc="Total bytes."),
     "sharding": property(_sharding_property, doc="How the array is laid out on devices."),
     "is_fully_replicated": property(_is_fully_replicated, doc="Whether every device holds the whole array."),
+    "format": property(_format_property, doc="The array's device-local layout and sharding."),
     "devices": _devices,
     "_value": property(_value),
     "__array__": _array,

@@ -52,6 +52,20 @@ class Executable:
     """Where each result is (an SPMD executable's; ``None``: on ``device``)."""
     devices: tuple[Device, ...] = ()
     """Every device it runs on (an SPMD executable's, in partition order; else ``(device,)``)."""
+    custom_layouts: bool = False
+    """Whether it was compiled for some non-default (or automatic) parameter or result layout."""
+
+    @functools.cached_property
+    def parameter_layouts(self) -> tuple[Any, ...]:
+        """The jaxlib ``PjRtLayout`` of each argument (tokens left out), as XLA compiled it."""
+        raw: Any = self.loaded
+        return tuple(raw.get_parameter_layouts())[len(self.ordered_effects) :]
+
+    @functools.cached_property
+    def output_layouts(self) -> tuple[Any, ...]:
+        """The jaxlib ``PjRtLayout`` of each result (tokens left out), as XLA compiled it."""
+        raw: Any = self.loaded
+        return tuple(raw.get_output_layouts())[len(self.ordered_effects) :]
 
     def call(self, args: Sequence[Any]) -> list[Any]:
         """Runs on device arrays; returns device arrays (asynchronously computed)."""
@@ -192,4 +206,5 @@ def compile_module(
         committed,
         lowered.ordered_effects,
         lowered.has_effects,
+        custom_layouts=lowered.custom_layouts,
     )

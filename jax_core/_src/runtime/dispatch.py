@@ -18,6 +18,7 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from jax_core._src.core.primitive import Primitive, set_default_impl
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lowering.lower_jaxpr import SpmdLayout, lower_closed_jaxpr
+from jax_core._src.runtime import relayout
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile
 from jax_core._src.runtime.compile import Executable, compile_module
@@ -130,6 +131,8 @@ def _apply_spmd(
 
 def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
     """Evaluates ``primitive`` on concrete inputs."""
+    if relayout.armed():  # its executables take default layouts (``runtime/relayout.py``)
+        args = relayout.default_layout_args(args)
     avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
     spmd_outs = (
         _apply_spmd(primitive, args, params, avals)

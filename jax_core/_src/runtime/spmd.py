@@ -116,6 +116,7 @@ def compile_spmd(
         input_shardings=tuple(in_shardings),
         output_shardings=tuple(out_shardings),
         devices=devices,
+        custom_layouts=lowered.custom_layouts,
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 from types import ModuleType
 from collections.abc import Callable, Sequence
-from typing import Any, Final, overload
+from typing import Any, Final, NamedTuple, cast, overload
 
 import numpy as np
 
@@ -31,6 +31,8 @@ from jax_core._src import lib as _lib
 from jax_core._src.backend import client
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.tokens import Token
+from jax_core._src.layout.formats import AutoLayoutSingleton, Format, describe_aval
+from jax_core._src.runtime import relayout
 from jax_core._src.runtime.array import (
     ArrayImpl,
     _to_numpy_canonical,  # pyright: ignore[reportPrivateUsage]
@@ -53,12 +55,12 @@ _jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on 
 _COPY: Final[Any] = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
 _CPP_SINGLE: Final[type[Any]] = _jax.SingleDeviceSharding
 
-DeviceOrSharding = Device | Sharding
+DeviceOrSharding = Device | Sharding | Format[Any]
 """Where ``device_put`` places a value: a device or a sharding."""
 
 
 def _is_target(x: object) -> bool:
-    return x is None or isinstance(x, (Sharding, _jax.Device))
+    return x is None or isinstance(x, (Sharding, _jax.Device, Format))
 
 
 def _index_key(index: tuple[slice, ...]) -> tuple[tuple[int | None, int | None, int | None], ...]:
@@ -159,7 +161,39 @@ def register_traced_put(put: Callable[[Any, Any, bool, bool | None], Any]) -> No
     _traced_put[:] = [put]
 
 
+class _Described(NamedTuple):
+    shape: tuple[int, ...]
+    dtype: Any
+
+
+def _put_formatted(x: Any, target: Format, donate: bool, may_alias: bool | None) -> Any:
+    """``device_put`` to a ``Format``: placed as its sharding, then relaid out (a compiled
+    identity) into its layout."""
+    layout = target.layout
+    if isinstance(layout, AutoLayoutSingleton):
+        raise ValueError(
+            "sharding and layout in `Layout` instance should be concrete. Got layout: "
+            f"{target} for input {describe_aval(_Described(tuple(np.shape(x)), np.result_type(x)))}"
+        )
+    placed = _put_leaf(x, target.sharding, donate, may_alias)
+    if layout is None:
+        return placed
+    if type(placed) is not ArrayImpl:
+        raise NotImplementedError(
+            "jax_core does not yet lower device_put to a Format with a layout inside a transformation; "
+            "use jax.experimental.layout.with_layout_constraint there, or device_put outside."
+        )
+    return relayout.relayout(placed, layout)
+
+
 def _put_leaf(x: Any, target: Any, donate: bool, may_alias: bool | None) -> Any:
+    if isinstance(target, Format):
+        return _put_formatted(x, cast("Format[Any]", target), donate, may_alias)  # type: ignore[redundant-cast]
+    if not _is_target(target):
+        raise ValueError(
+            "`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, `Format` or a pytree "
+            f"of these values. Received invalid value: {target}"
+        )
     if isinstance(target, _jax.Device):
         target = client.single_device_sharding(target)
     if type(x) is ArrayImpl:

@@ -39,6 +39,7 @@ from jax_core._src.interpreters.staging import (
     convert_constvars_to_invars,
     trace_to_jaxpr,
 )
+from jax_core._src.layout.formats import Layout, LayoutOptions, layout_mode
 from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import (
@@ -47,11 +48,12 @@ from jax_core._src.lowering.lower_jaxpr import (
     lower_closed_jaxpr,
 )
 from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime import relayout
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.spmd import compile_spmd, sharded_input
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile, logger
 from jax_core._src.runtime.transfer import placement, to_device_input
-from jax_core._src.transforms import jit_shardings
+from jax_core._src.transforms import jit_layouts, jit_shardings
 from jax_core._src.transforms.jit_shardings import UNSPECIFIED, SpmdPlan, UnspecifiedValue
 from jax_core._src.transforms.stages import Compiled, Lowered, Traced
 from jax_core._src.tree.tree_util import (
@@ -150,6 +152,8 @@ class _Entry(NamedTuple):
     where: Any = None
     """Where it runs: a device, an ``SpmdPlan``, or ``None`` (the default device)."""
     committed: bool = False
+    in_layouts: tuple[LayoutOptions, ...] | None = None
+    """The layout each argument is compiled for (``None``: the default; all default: ``None``)."""
 
 
 def abstractify(x: Any) -> ShapedArray:
@@ -220,6 +224,9 @@ class _JitFunction:
         self.in_shardings: Any = in_shardings
         self.out_shardings: Any = out_shardings
         self.sharded = not (isinstance(in_shardings, UnspecifiedValue) and isinstance(out_shardings, UnspecifiedValue))
+        in_formats = jit_shardings.check_no_bare_layouts(in_shardings)
+        self.formats = jit_shardings.check_no_bare_layouts(out_shardings) or in_formats
+        """Whether ``in_shardings``/``out_shardings`` ask for layouts (``Format``s with one)."""
         self.inline = canonicalize_inline(inline)
         inline = self.inline
         self.name = getattr(fun, "__name__", type(fun).__name__)
@@ -342,12 +349,14 @@ class _JitFunction:
         # or partitioned over a mesh when shardings are requested or arguments span several devices.
         placed: tuple[Any, bool] = (None, False)
         committed = [x for x in leaves if type(x) is ArrayImpl and x._committed]
-        if self.sharded or any(len(x._arrays) > 1 for x in committed):
+        abstract_sharded = any(isinstance(x, ShapeDtypeStruct) and x.sharding is not None for x in leaves)
+        if self.sharded or abstract_sharded or any(len(x._arrays) > 1 for x in committed):
             where = self._plan(args, kwargs, leaves, avals, names)
             placed = (None, False) if where is None else (where, True)
         elif self.device is not None or committed:
             placed = placement(leaves, self.device, self.name, names)
-        key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key(), *placed)
+        in_layouts = self._in_layouts(args, kwargs, leaves, avals, names, placed[0]) if self.formats or relayout.armed() else None
+        key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key(), *placed, in_layouts)
         entry = self._cache.get(key)
         if entry is None:
             if config.no_tracing.value:
@@ -374,9 +383,39 @@ class _JitFunction:
                 planned = self._plan(args, kwargs, leaves, avals, names, constraints)
                 if planned is not None:
                     where, committed_out = planned, True
-            entry = _Entry(jaxpr, out_tree_box[0], None, None, where, committed_out)
+            entry = _Entry(jaxpr, out_tree_box[0], None, None, where, committed_out, in_layouts)
             self._cache[key] = entry
         return entry, leaves, donated, key
+
+    def _dynamic(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], int]:
+        """The positional arguments that are not static, and the number of keyword leaves."""
+        static = {i for i in self.static_argnums if i < len(args)}
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in static)
+        n_kw = len(tree_flatten({k: v for k, v in kwargs.items() if k not in self.static_argnames})[0])
+        return dyn_args, n_kw
+
+    def _in_layouts(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        leaves: Sequence[Any],
+        avals: Sequence[ShapedArray],
+        names: Sequence[str],
+        where: Any,
+    ) -> tuple[LayoutOptions, ...] | None:
+        """The layout each argument is compiled for (``jit_layouts.resolve_in_layouts``)."""
+        dyn_args, n_kw = self._dynamic(args, kwargs)
+        asked = jit_shardings.in_leaf_layouts(self.in_shardings, dyn_args, n_kw)
+        requested = jit_shardings.in_leaf_shardings(self.in_shardings, dyn_args, n_kw)
+        return jit_layouts.resolve_in_layouts(leaves, avals, names, asked, requested, where)
+
+    def _out_layouts(self, entry: _Entry) -> list[str | None] | None:
+        """The ``mhlo.layout_mode`` of each result (``None``: all default)."""
+        if not self.formats:
+            return None
+        asked = jit_shardings.out_leaf_layouts(self.out_shardings, entry.out_tree)
+        requested = jit_shardings.out_leaf_shardings(self.out_shardings, entry.out_tree)
+        return jit_layouts.result_layout_modes(asked, requested, entry.jaxpr.out_avals, entry.out_tree, entry.where)
 
     def _plan(
         self,
@@ -387,15 +426,9 @@ class _JitFunction:
         names: Sequence[str],
         inner: Sequence[Sharding] = (),
     ) -> SpmdPlan | Device | None:
-        nargs = len(args)
-        static = {i for i in self.static_argnums if i < nargs}
-        dyn_args = tuple(a for i, a in enumerate(args) if i not in static)
-        n_kw = len(tree_flatten({k: v for k, v in kwargs.items() if k not in self.static_argnames})[0])
+        dyn_args, n_kw = self._dynamic(args, kwargs)
         requested = jit_shardings.in_leaf_shardings(self.in_shardings, dyn_args, n_kw)
-        out_leaves = (
-            [] if isinstance(self.out_shardings, UnspecifiedValue)
-            else tree_flatten(self.out_shardings, is_leaf=lambda x: x is None)[0]
-        )  # fmt: skip
+        out_leaves = jit_shardings.requested_out_shardings(self.out_shardings)
         where = getattr(self.fun, "__qualname__", self.name)
         return jit_shardings.plan(leaves, avals, requested, [*out_leaves, *inner], where, names)
 
@@ -403,11 +436,15 @@ class _JitFunction:
         if entry.lowered is not None:
             return entry.lowered
         where = entry.where
+        in_modes = None if entry.in_layouts is None else [layout_mode(l, a.dtype) for l, a in zip(entry.in_layouts, entry.jaxpr.in_avals, strict=True)]
+        out_modes = self._out_layouts(entry)
         if not isinstance(where, SpmdPlan):
-            return lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated)
+            return lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated, arg_layouts=in_modes, result_layouts=out_modes)
         requested = jit_shardings.out_leaf_shardings(self.out_shardings, entry.out_tree)
         outs = jit_shardings.out_shardings_on(where, requested, entry.jaxpr.out_avals)
-        return lower_closed_jaxpr(entry.jaxpr, self.name, donated_invars=donated, spmd=where.layout(outs))
+        return lower_closed_jaxpr(
+            entry.jaxpr, self.name, donated_invars=donated, spmd=where.layout(outs), arg_layouts=in_modes, result_layouts=out_modes
+        )
 
     def _compile(self, lowered: LoweredModule, entry: _Entry, compiler_options: Mapping[str, Any] | None = None) -> Executable:
         where = entry.where
@@ -437,29 +474,15 @@ class _JitFunction:
         exe = entry.executable
         assert exe is not None
         check_execution(f"jit({self.name})")
-        out_flat = exe.call(_inputs(exe, leaves))
+        inputs, relaid = _inputs(exe, leaves)
+        out_flat = exe.call(inputs)
         if checking_values():
             try:
                 check_values(out_flat, exe.out_avals)
             except InvalidValue as err:
                 self._deoptimized(err, args, kwargs)
             return tree_unflatten(entry.out_tree, out_flat), None, False
-        if exe.has_effects or any(dtypes.is_extended_dtype(a.dtype) for a in (*exe.in_avals, *exe.out_avals)):
-            # Effects go through the runtime tokens (``Executable.call``), which C++ does not know;
-            # Key arrays (extended dtypes) are Python objects the C++ path cannot build or read.
-            return tree_unflatten(entry.out_tree, out_flat), None, False
-        sharding = exe.out_shardings
-        fastpath = _FastpathData(
-            exe.loaded,
-            entry.out_tree,
-            list(exe.input_shardings) if exe.input_shardings is not None else [_jax_sharding(exe) for _ in leaves],
-            list(sharding),
-            list(exe.out_avals),
-            [exe.committed] * len(out_flat),
-            [True] * len(leaves),
-            [None] * len(leaves),
-            [],
-        )
+        fastpath = None if relaid else _fastpath(exe, entry, len(leaves))
         return tree_unflatten(entry.out_tree, out_flat), fastpath, False
 
     def _explain_miss(self, key: tuple[Any, ...], names: Sequence[str]) -> None:
@@ -531,17 +554,27 @@ class _JitFunction:
             assert exe is not None
             in_avals = list(entry.jaxpr.in_avals)
 
-            def call(*a: Any, **k: Any) -> Any:
-                leaves = self._split(a, k)[0]
+            def call(*a: Any, **k: Any) -> tuple[Any, _FastpathData | None, bool]:
+                leaves, _, _, _, names = self._split(a, k)
                 got = [abstractify(x) for x in leaves]
                 if [(g.shape, g.dtype) for g in got] != [(e.shape, e.dtype) for e in in_avals]:
                     raise TypeError(
                         "Argument types differ from the types for which this computation was compiled. "
                         f"Expected {[str(e) for e in in_avals]}, got {[str(g) for g in got]}."
                     )
-                return tree_unflatten(entry.out_tree, exe.call(_inputs(exe, leaves)))
+                inputs, relaid = _inputs(exe, leaves, names)
+                out = tree_unflatten(entry.out_tree, exe.call(inputs))
+                return out, None if relaid else _fastpath(exe, entry, len(leaves)), False
 
-            return Compiled(exe, call, entry.out_tree, in_tree)
+            if self.static_argnums or self.static_argnames:
+                return Compiled(exe, lambda *a, **k: call(*a, **k)[0], entry.out_tree, in_tree)
+            # As ``jit`` calls: jaxlib's C++ dispatch runs the executable on arguments whose types
+            # (and layouts) it has seen; the others go through ``call``, which checks them.
+            cpp: Any = jax_ext.pjit(
+                self.name, self.fun, call, [], [], (self.options, "aot", id(exe)), default_registry,
+                _shard_arg_fallback, jax_ext.PjitFunctionCache(capacity=8),
+            )  # fmt: skip
+            return Compiled(exe, cpp, entry.out_tree, in_tree)
 
         return Lowered(lowered, compile_fn, entry.out_tree)
 
@@ -572,12 +605,36 @@ def _check_hashable(x: Any, what: str) -> Any:
     return x
 
 
-def _inputs(exe: Executable, leaves: Sequence[Any]) -> list[Any]:
+def _inputs(exe: Executable, leaves: Sequence[Any], names: Sequence[str] | None = None) -> tuple[list[Any], bool]:
     """The arguments as the executable takes them: on its device, or laid out as its inputs'
-    shardings (an SPMD executable's)."""
+    shardings (an SPMD executable's), in the layouts it was compiled for; and whether some
+    argument had to be relaid out."""
     if exe.input_shardings is None:
-        return [to_device_input(x, exe.device) for x in leaves]
-    return [sharded_input(x, s) for x, s in zip(leaves, exe.input_shardings, strict=True)]
+        placed = [to_device_input(x, exe.device) for x in leaves]
+    else:
+        placed = [sharded_input(x, s) for x, s in zip(leaves, exe.input_shardings, strict=True)]
+    if exe.custom_layouts or relayout.armed():
+        return relayout.match_parameters(exe, placed, names)
+    return placed, False
+
+
+def _fastpath(exe: Executable, entry: _Entry, n: int) -> _FastpathData | None:
+    """What jaxlib's C++ dispatch needs to run ``exe`` itself next time (``None``: it cannot)."""
+    if exe.has_effects or any(dtypes.is_extended_dtype(a.dtype) for a in (*exe.in_avals, *exe.out_avals)):
+        # Effects go through the runtime tokens (``Executable.call``), which C++ does not know;
+        # Key arrays (extended dtypes) are Python objects the C++ path cannot build or read.
+        return None
+    return _FastpathData(
+        exe.loaded,
+        entry.out_tree,
+        list(exe.input_shardings) if exe.input_shardings is not None else [_jax_sharding(exe) for _ in range(n)],
+        list(exe.out_shardings),
+        list(exe.out_avals),
+        [exe.committed] * len(exe.out_avals),
+        [True] * n,
+        jit_layouts.dispatch_layouts(exe, entry.in_layouts, entry.where, n),
+        [],
+    )
 
 
 def _jax_sharding(exe: Executable) -> CppSharding:
@@ -587,6 +644,15 @@ def _jax_sharding(exe: Executable) -> CppSharding:
 
 
 def _shard_arg_fallback(x: object, sharding: object, layout: object, *rest: object) -> Array:
+    # jaxlib's C++ dispatch calls this for an array in a layout other than the one the
+    # executable takes (``layout``; ``None``: the default): it is relaid out.
+    if type(x) is ArrayImpl:
+        moved = sharded_input(x, sharding) if isinstance(sharding, Sharding) else x
+        relaid: Array = relayout.relayout(moved, layout if isinstance(layout, Layout) else None)
+        return relaid
+    if isinstance(layout, Layout):
+        relaid_new: Array = relayout.relayout(_shard_arg_fallback(x, sharding, None), layout)
+        return relaid_new
     if isinstance(sharding, Sharding) and sharding.num_devices > 1:
         placed: Array = sharded_input(x, sharding)
         return placed

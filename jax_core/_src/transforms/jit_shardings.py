@@ -15,8 +15,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Final, cast, final
 
-from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from jax_core._src.layout.formats import AutoLayoutSingleton, Format, Layout, LayoutOptions, split_formats
 from jax_core._src.lowering.lower_jaxpr import SpmdLayout
 from jax_core._src.runtime.array import ArrayImpl
 from jax_core._src.runtime.spmd import named_from_hlo
@@ -40,7 +41,16 @@ UNSPECIFIED: Final = UnspecifiedValue()
 
 
 def _is_leaf(x: Any) -> bool:
-    return x is None or isinstance(x, (Sharding, PartitionSpec, UnspecifiedValue))
+    return x is None or isinstance(x, (Sharding, PartitionSpec, UnspecifiedValue, Format, Layout, AutoLayoutSingleton))
+
+
+def check_no_bare_layouts(tree: Any) -> bool:
+    """Raises JAX's ``ValueError`` for a ``Layout`` given to ``jit`` without a ``Format``; returns
+    whether some ``Format`` asks for a layout."""
+    if isinstance(tree, UnspecifiedValue):
+        return False
+    layouts, _ = split_formats(tree_flatten(tree, is_leaf=_is_leaf)[0])
+    return any(layout is not None for layout in layouts)
 
 
 def hashable_spec_tree(tree: Any) -> Any:
@@ -54,6 +64,8 @@ def hashable_spec_tree(tree: Any) -> Any:
 def _check_leaf(x: Any, what: str) -> Sharding | PartitionSpec | None:
     if x is None or isinstance(x, UnspecifiedValue):
         return None
+    if isinstance(x, Format):
+        return x.sharding
     if isinstance(x, (Sharding, PartitionSpec)):
         return x
     raise ValueError(
@@ -62,9 +74,28 @@ def _check_leaf(x: Any, what: str) -> Sharding | PartitionSpec | None:
     )
 
 
+def _layout_of_entry(x: Any) -> LayoutOptions:
+    return cast("Format[Any]", x).layout if isinstance(x, Format) else None  # type: ignore[redundant-cast]
+
+
+def in_leaf_layouts(in_shardings: Any, args: tuple[Any, ...], num_kwarg_leaves: int) -> list[LayoutOptions]:
+    """One requested layout (or ``None``) per argument leaf, from the ``Format``s in
+    ``in_shardings`` (broadcast as ``in_leaf_shardings`` does)."""
+    return [_layout_of_entry(x) for x in _in_entries(in_shardings, args, num_kwarg_leaves)]
+
+
+def out_leaf_layouts(out_shardings: Any, out_tree: PyTreeDef) -> list[LayoutOptions]:
+    """One requested layout (or ``None``) per result leaf, from the ``Format``s in ``out_shardings``."""
+    return [_layout_of_entry(x) for x in _out_entries(out_shardings, out_tree)]
+
+
 def in_leaf_shardings(in_shardings: Any, args: tuple[Any, ...], num_kwarg_leaves: int) -> list[Sharding | PartitionSpec | None]:
     """One requested sharding (or ``None``) per argument leaf: ``in_shardings`` is a prefix of the
     positional arguments tuple (a single sharding applies to all); keyword arguments get none."""
+    return [_check_leaf(x, "in_shardings") for x in _in_entries(in_shardings, args, num_kwarg_leaves)]
+
+
+def _in_entries(in_shardings: Any, args: tuple[Any, ...], num_kwarg_leaves: int) -> list[Any]:
     if isinstance(in_shardings, UnspecifiedValue):
         n = len(tree_flatten(args)[0])
         return [None] * (n + num_kwarg_leaves)
@@ -78,23 +109,34 @@ def in_leaf_shardings(in_shardings: Any, args: tuple[Any, ...], num_kwarg_leaves
             f"length: got a tuple or list of length {len(cast('tuple[Any, ...]', in_shardings))} for an args tuple of length {len(args)}."  # type: ignore[redundant-cast]
         )
     prefix: tuple[Any, ...] = cast("tuple[Any, ...]", in_shardings) if isinstance(in_shardings, tuple) else (in_shardings,) * len(args)  # type: ignore[redundant-cast]
-    leaves = broadcast_prefix(prefix, args, is_leaf=lambda x: x is None)
-    return [_check_leaf(x, "in_shardings") for x in leaves] + [None] * num_kwarg_leaves
+    leaves = broadcast_prefix(prefix, args, is_leaf=lambda x: x is None or isinstance(x, Format))
+    return [*leaves, *[None] * num_kwarg_leaves]
 
 
 def out_leaf_shardings(out_shardings: Any, out_tree: PyTreeDef) -> list[Sharding | PartitionSpec | None]:
     """One requested sharding (or ``None``) per result leaf: ``out_shardings`` is a prefix of the
     result tree."""
+    return [_check_leaf(x, "out_shardings") for x in _out_entries(out_shardings, out_tree)]
+
+
+def requested_out_shardings(out_shardings: Any) -> list[Sharding | PartitionSpec | None]:
+    """The shardings ``out_shardings`` names (its leaves, before matching them with results)."""
+    if isinstance(out_shardings, UnspecifiedValue):
+        return []
+    return [_check_leaf(x, "out_shardings") for x in tree_flatten(out_shardings, is_leaf=_is_leaf)[0]]
+
+
+def _out_entries(out_shardings: Any, out_tree: PyTreeDef) -> list[Any]:
     n = out_tree.num_leaves
     if isinstance(out_shardings, UnspecifiedValue):
         return [None] * n
     if _is_leaf(out_shardings):
-        return [_check_leaf(out_shardings, "out_shardings")] * n
+        return [out_shardings] * n
     skeleton = out_tree.unflatten([0] * n)
     if isinstance(out_shardings, list) and isinstance(skeleton, tuple):
         out_shardings = tuple(cast("list[Any]", out_shardings))  # type: ignore[redundant-cast]
-    leaves = broadcast_prefix(out_shardings, skeleton, is_leaf=lambda x: x is None)
-    return [_check_leaf(x, "out_shardings") for x in leaves]
+    leaves: list[Any] = broadcast_prefix(out_shardings, skeleton, is_leaf=lambda x: x is None or isinstance(x, Format))
+    return leaves
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,6 +228,8 @@ def plan(
     for x, aval, req, name in zip(leaves, avals, requested, arg_names, strict=True):
         committed = type(x) is ArrayImpl and bool(x._committed)
         own = from_cpp_sharding(x._sharding) if type(x) is ArrayImpl else None
+        if isinstance(x, ShapeDtypeStruct) and x.sharding is not None:  # stands for a committed array
+            committed, own = True, x.sharding
         target = None if req is None else _resolve_spec(req, None, "in_shardings")
         if target is not None:
             check_divisible(target, aval, f"pjit arguments with pytree key path {name}")

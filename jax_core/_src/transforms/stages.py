@@ -13,6 +13,7 @@ from typing import Any, Generic, ParamSpec, Protocol, TypeAlias, TypeVar
 
 from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.jaxpr import ClosedJaxpr
+from jax_core._src.layout.formats import Format, Layout
 from jax_core._src.lowering.lower_jaxpr import LoweredModule
 from jax_core._src.runtime.compile import Executable
 from jax_core._src.tree.tree_util import PyTreeDef, tree_unflatten
@@ -76,6 +77,25 @@ class Compiled(Generic[P, R]):
         """Where each result is, as a pytree of ``Sharding``s like the results."""
         exe = self._executable
         flat = list(exe.output_shardings) if exe.output_shardings is not None else [_single(exe)] * len(exe.out_avals)
+        return tree_unflatten(self._out_tree, flat)
+
+    @property
+    def input_formats(self) -> Any:
+        """The layout and sharding XLA compiled each argument for: ``(args, kwargs)`` as a pytree of
+        ``Format``s."""
+        exe = self._executable
+        shardings = exe.input_shardings if exe.input_shardings is not None else [_single(exe)] * len(exe.in_avals)
+        flat = [Format(Layout.from_pjrt_layout(l), s) for l, s in zip(exe.parameter_layouts, shardings, strict=True)]
+        if self._in_tree is None:
+            return tuple(flat)
+        return tree_unflatten(self._in_tree, flat)
+
+    @property
+    def output_formats(self) -> Any:
+        """The layout and sharding of each result, as a pytree of ``Format``s like the results."""
+        exe = self._executable
+        shardings = exe.output_shardings if exe.output_shardings is not None else [_single(exe)] * len(exe.out_avals)
+        flat = [Format(Layout.from_pjrt_layout(l), s) for l, s in zip(exe.output_layouts, shardings, strict=True)]
         return tree_unflatten(self._out_tree, flat)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:

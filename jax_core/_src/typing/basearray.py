@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     # Only for checkers: these modules import the runtime, which imports this module.
     from jax_core._src.numpy.array_methods import Shard
     from jax_core._src.numpy.indexing import IndexUpdateHelper
+    from jax_core._src.layout.formats import Format, Layout
     from jax_core._src.sharding.shardings import Device, Sharding
     from jax_core._src.typing import ArrayLike, DTypeLike
 
@@ -95,6 +96,11 @@ class Array(abc.ABC):
         @property
         def is_fully_replicated(self) -> bool:
             """Whether every device of the array holds the whole value."""
+            ...
+        @property
+        def format(self) -> Format[Layout]:
+            """The array's device-local layout and its sharding (``x.format.layout.major_to_minor``;
+            a deleted array's layout is ``None``)."""
             ...
         def devices(self) -> set[Device]:
             """The set of devices holding (part of) the array."""

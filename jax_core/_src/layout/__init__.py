@@ -1,0 +1,1 @@
+"""Device-local layouts: ``Layout``, ``Format`` and the conversions to XLA's layouts."""
