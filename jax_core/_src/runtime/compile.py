@@ -29,6 +29,20 @@ if TYPE_CHECKING:
 _xc: ModuleType = xla_client
 
 
+_custom_layouts_compiled: list[bool] = [False]
+
+
+def custom_layouts_compiled() -> bool:
+    """Whether some executable was compiled for a non-default (or automatic) layout, so arrays in
+    non-default layouts may exist (``runtime/relayout.py`` checks arguments from then on)."""
+    return _custom_layouts_compiled[0]
+
+
+def note_custom_layouts() -> None:
+    """Records that arrays in non-default layouts may exist from now on."""
+    _custom_layouts_compiled[0] = True
+
+
 @dataclasses.dataclass(frozen=True)
 class Executable:
     """A compiled computation loaded on one device, with its result handlers."""
@@ -66,6 +80,10 @@ class Executable:
         """The jaxlib ``PjRtLayout`` of each result (tokens left out), as XLA compiled it."""
         raw: Any = self.loaded
         return tuple(raw.get_output_layouts())[len(self.ordered_effects) :]
+
+    def __post_init__(self) -> None:
+        if self.custom_layouts:  # its results may be in non-default layouts
+            note_custom_layouts()
 
     def call(self, args: Sequence[Any]) -> list[Any]:
         """Runs on device arrays; returns device arrays (asynchronously computed)."""

@@ -24,24 +24,20 @@ from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from jax_core._src.layout.formats import Format, Layout, describe_aval, layout_mode, user_layout_equal
 from jax_core._src.lowering.lower_jaxpr import SpmdLayout, lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
-from jax_core._src.runtime.compile import Executable, compile_module
+from jax_core._src.runtime.compile import Executable, compile_module, custom_layouts_compiled, note_custom_layouts
 from jax_core._src.runtime.spmd import compile_spmd
 from jax_core._src.sharding.shardings import NamedSharding, Sharding, from_cpp_sharding
 
 _state = threading.Lock()
-_armed: list[bool] = [False]
 _identities: dict[tuple[Any, ...], Executable] = {}
 _defaults: dict[tuple[Any, ...], Any] = {}
 
 
-def arm() -> None:
-    """Notes that an array in a non-default layout may exist: from now on arguments are checked."""
-    _armed[0] = True
+arm = note_custom_layouts
+"""Notes that an array in a non-default layout may exist: from now on arguments are checked."""
 
-
-def armed() -> bool:
-    """Whether an array in a non-default layout may exist."""
-    return _armed[0]
+armed = custom_layouts_compiled
+"""Whether an array in a non-default layout may exist."""
 
 
 def layout_of(x: Any) -> Layout | None:
@@ -112,8 +108,6 @@ def relayout(x: Any, layout: Layout | None, sharding: Sharding | None = None) ->
         return x
     aval = cast(ShapedArray, x.aval)
     exe = _identity(aval, layout_mode(current, x.dtype), layout_mode(layout, x.dtype), target)
-    if layout is not None:
-        arm()
     out: list[Any] = exe.call([x])
     return out[0]
 

@@ -39,6 +39,7 @@ from jax_core._src.interpreters.staging import (
     convert_constvars_to_invars,
     trace_to_jaxpr,
 )
+from jax_core._src.lax.layout_ops import out_layouts_via_propagation
 from jax_core._src.layout.formats import Layout, LayoutOptions, layout_mode
 from jax_core._src.lib import jax_ext
 from jax_core._src.lib.mlir import ir
@@ -411,9 +412,16 @@ class _JitFunction:
 
     def _out_layouts(self, entry: _Entry) -> list[str | None] | None:
         """The ``mhlo.layout_mode`` of each result (``None``: all default)."""
-        if not self.formats:
-            return None
         asked = jit_shardings.out_leaf_layouts(self.out_shardings, entry.out_tree)
+        # A result a ``with_layout_constraint`` produces keeps its layout, as in JAX.
+        # (A constraint that is not a permutation is left to its lowering rule to reject, as JAX.)
+        propagated = out_layouts_via_propagation(entry.jaxpr.jaxpr)
+        asked = [
+            p if a is None and p is not None and sorted(p.major_to_minor) == list(range(v.ndim)) else a
+            for a, p, v in zip(asked, propagated, entry.jaxpr.out_avals, strict=True)
+        ]
+        if all(a is None for a in asked):
+            return None
         requested = jit_shardings.out_leaf_shardings(self.out_shardings, entry.out_tree)
         return jit_layouts.result_layout_modes(asked, requested, entry.jaxpr.out_avals, entry.out_tree, entry.where)
 
