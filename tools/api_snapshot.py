@@ -29,6 +29,7 @@ MODULES = [
     "jax_core.errors",
     "jax_core.debug",
     "jax_core.experimental",
+    "jax_core.experimental.layout",
     "jax_core.typing",
     "jax_core.sharding",
     "jax_core.random",

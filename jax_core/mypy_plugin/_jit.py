@@ -187,8 +187,9 @@ def jitted_signature_hook(ctx: MethodSigContext) -> CallableType:
 
 def jitted_stage_signature_hook(ctx: MethodSigContext) -> CallableType:
     """``lower``/``trace``/``eval_shape`` of a jitted function take its arguments as a call
-    does: ``ArrayLike`` where it takes an ``Array`` (their results are unchanged)."""
-    return widen_arrays(ctx.api, ctx.default_signature, set(_static_indices(ctx.type)))
+    does: ``ArrayLike`` or a ``ShapeDtypeStruct`` where it takes an ``Array`` (their results are
+    unchanged)."""
+    return widen_arrays(ctx.api, ctx.default_signature, set(_static_indices(ctx.type)), abstract=True)
 
 
 def jitted_call_hook(ctx: MethodContext) -> Type:

@@ -33,6 +33,7 @@ COND: Final = f"{CONTROL_FLOW}.conditionals.cond"
 SWITCH: Final = f"{CONTROL_FLOW}.conditionals.switch"
 
 ARRAY: Final = "jax_core._src.typing.basearray.Array"
+SHAPE_DTYPE_STRUCT: Final = "jax_core._src.core.avals.ShapeDtypeStruct"
 ARRAY_LIKE_MODULE: Final = "jax_core._src.typing"
 ARRAY_LIKE: Final = "ArrayLike"
 

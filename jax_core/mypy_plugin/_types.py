@@ -114,11 +114,14 @@ def is_array(t: Type) -> bool:
     return isinstance(p, Instance) and p.type.fullname == _names.ARRAY
 
 
-def widen_arrays(api: CheckerPluginInterface, c: CallableType, keep: set[int]) -> CallableType:
+def widen_arrays(api: CheckerPluginInterface, c: CallableType, keep: set[int], *, abstract: bool = False) -> CallableType:
     """``c`` as called through ``jit``: a parameter annotated ``Array`` (alone or in a union)
-    accepts any ``ArrayLike``, since jit converts its inputs; parameters in ``keep`` (static
-    arguments, passed through unchanged) are left alone."""
+    accepts any ``ArrayLike``, since jit converts its inputs (with ``abstract``, as ``lower``,
+    ``trace`` and ``eval_shape`` take them: also a ``ShapeDtypeStruct``); parameters in ``keep``
+    (static arguments, passed through unchanged) are left alone."""
     like = array_like(api)
+    if abstract:
+        like = UnionType.make_union([like, instance(api, _names.SHAPE_DTYPE_STRUCT, [])])
 
     def widen(t: Type) -> Type:
         p = get_proper_type(t)

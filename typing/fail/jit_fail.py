@@ -21,8 +21,8 @@ s: str = jf(x, 2)  # E: "str"
 jit(f, static_argnums="n")  # E[mypy,pyright,pyrefly]: static_argnums  # E[ty]: [no-matching-overload]
 jit(f, static_argnames=1)  # E[mypy]: No overload variant  # E[pyright]: static_argnames  # E[pyrefly,ty]: [no-matching-overload]
 jit(f, inline="yes")  # E[mypy]: No overload variant  # E[pyright]: inline  # E[pyrefly,ty]: [no-matching-overload]
-jf.lower(x)  # E: "n"
-jf.trace(x, 2.5)  # E: float
+jf.lower(x)  # E: lower
+jf.trace(x, 2.5)  # E[mypy,pyright,pyrefly]: float  # E[ty]: [no-matching-overload]
 compiled = jf.lower(x, 2).compile()
 compiled(x)  # E: "n"
 t: int = compiled(x, 2)  # E: "int"

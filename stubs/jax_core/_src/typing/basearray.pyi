@@ -3,6 +3,7 @@
 import abc
 import numpy as np
 from collections.abc import Iterator, Sequence
+from jax_core._src.layout.formats import Format as Format, Layout as Layout
 from jax_core._src.numpy.array_methods import Shard as Shard
 from jax_core._src.numpy.indexing import IndexUpdateHelper as IndexUpdateHelper
 from jax_core._src.sharding.shardings import Device as Device, Sharding as Sharding
@@ -51,6 +52,10 @@ class Array(abc.ABC, metaclass=abc.ABCMeta):
     @property
     def is_fully_replicated(self) -> bool:
         """Whether every device of the array holds the whole value."""
+    @property
+    def format(self) -> Format[Layout]:
+        """The array's device-local layout and its sharding (``x.format.layout.major_to_minor``;
+            a deleted array's layout is ``None``)."""
     def devices(self) -> set[Device]:
         """The set of devices holding (part of) the array."""
     def block_until_ready(self) -> Array:
