@@ -15,6 +15,11 @@ import jax_core.random
 from tests._live_cases import same_outcome_tests
 from tests.oracle.client import Call
 
+# Each case costs a compilation on both sides, so the samplers JAX builds from others are sampled
+# in their own forms only and their dtype and transformation variants are taken at the parts:
+# f is two chisquares, chisquare a loggamma, t a normal and a gamma, ball a generalized_normal
+# (a gamma). float16 runs through t and chisquare, x64 through t and loggamma, grad through
+# chisquare, gamma, beta (two loggammas) and generalized_normal, vmap through t and chisquare.
 SAMPLES = [
     # pareto, t, chisquare, f
     "random.pareto(random.key(0), 2.0, (3,))",
@@ -28,9 +33,9 @@ SAMPLES = [
     "random.t(random.key(2), 3., (3,), jnp.float16)",
     "random.chisquare(random.key(0), 3.0, (3,))",
     "random.chisquare(random.key(3), jnp.array([1., 5.]), (3, 2))",
+    "random.chisquare(random.key(3), 3., (2,), jnp.float16)",
     "random.f(random.key(0), 2., 3., (3,))",
     "random.f(random.key(4), jnp.array([1., 2.]), 3.)",
-    "random.f(random.key(4), 1., 3., (2,), jnp.float16)",
     # rademacher, maxwell, double_sided_maxwell, weibull_min
     "random.rademacher(random.key(0), (4,))",
     "random.rademacher(random.key(5), (2, 3), jnp.float32)",
@@ -52,9 +57,8 @@ SAMPLES = [
     "random.orthogonal(random.key(9), 4, m=2)",
     "random.orthogonal(random.key(9), 3, dtype=jnp.complex64)",
     "random.generalized_normal(random.key(0), 2., (3,))",
-    "random.generalized_normal(random.key(10), 1., (4,))",
+    "random.generalized_normal(random.key(10), 1., (3,))",
     "random.generalized_normal(random.key(10), jnp.array([0.5, 3.]), (2,))",
-    "random.generalized_normal(random.key(10), 2., (3,), jnp.float16)",
     "random.ball(random.key(0), 3)",
     "random.ball(random.key(11), 4, 1., (2,))",
     "random.ball(random.key(11), 3, 3, (2,))",
@@ -115,13 +119,10 @@ TRANSFORMED = [
     "jax.vmap(lambda k: random.binomial(k, 20., 0.4, (2,)))(random.split(random.key(0), 3))",
     "jax.vmap(lambda k: random.multinomial(k, 20., jnp.array([0.4, 0.6])))(random.split(random.key(0), 3))",
     "jax.vmap(lambda k: random.orthogonal(k, 2))(random.split(random.key(0), 3))",
-    "jax.vmap(lambda k: random.ball(k, 2))(random.split(random.key(0), 3))",
     "jax.vmap(lambda p: random.geometric(random.key(0), p))(jnp.array([0.2, 0.7]))",
     "jax.vmap(lambda k: random.rademacher(k, (2,)))(random.split(random.key(0), 2))",
     "jax.grad(lambda a: random.pareto(random.key(0), a, (3,)).sum())(2.0)",
-    "jax.grad(lambda a: random.t(random.key(0), a, (3,)).sum())(2.0)",
     "jax.grad(lambda a: random.chisquare(random.key(0), a, (3,)).sum())(2.0)",
-    "jax.grad(lambda a: random.f(random.key(0), a, 3., (3,)).sum())(2.0)",
     "jax.grad(lambda a: random.rayleigh(random.key(0), a, (3,)).sum())(2.0)",
     "jax.grad(lambda a: random.wald(random.key(0), a, (3,)).sum())(2.0)",
     "jax.grad(lambda a: random.lognormal(random.key(0), a, (3,)).sum())(2.0)",
@@ -129,21 +130,17 @@ TRANSFORMED = [
     "jax.grad(lambda a: random.weibull_min(random.key(0), 1., a, (3,)).sum())(2.0)",
     "jax.grad(lambda a: random.double_sided_maxwell(random.key(0), a, 2., (3,)).sum())(2.0)",
     "jax.grad(lambda a: random.generalized_normal(random.key(0), a, (3,)).sum())(2.0)",
-    "jax.grad(lambda a: random.ball(random.key(0), 3, a).sum())(2.0)",
     "jax.grad(lambda a: random.binomial(random.key(0), 10., a, (3,)).sum())(0.3)",
     "jax.grad(lambda a: random.gamma(random.key(0), a, (3,)).sum())(2.0)",
-    "jax.grad(lambda a: random.loggamma(random.key(0), a, (3,)).sum())(0.2)",
     "jax.grad(lambda a: random.beta(random.key(0), a, 2., (3,)).sum())(0.7)",
 ]
 
 X64 = [
     "random.pareto(random.key(0), 2.0, (3,))",
     "random.t(random.key(2), jnp.array([1., 5.]), (3, 2))",
-    "random.f(random.key(4), jnp.array([1., 2.]), 3.)",
     "random.rademacher(random.key(5), (3,))",
     "random.maxwell(random.key(0), (3,))",
     "random.orthogonal(random.key(9), 3, dtype=jnp.complex128)",
-    "random.ball(random.key(11), 4, 1., (2,))",
     "random.geometric(random.key(14), 0.5, (4,))",
     "random.geometric(random.key(14), jnp.float32(0.5), (4,))",
     "random.pareto(random.key(1), 2., (3,), jnp.float32)",

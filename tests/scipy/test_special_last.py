@@ -46,9 +46,9 @@ EXACT = [
     "jsp.special.hyp2f1(1, 2, 3, 0.5)", "jsp.special.hyp2f1(1, 2, 3, jnp.float16(0.5))",
     "jax.grad(jsp.special.hyp2f1, argnums=(0, 1, 2, 3))(0.5, 1.5, 2.0, 0.3)",
     "jax.grad(jsp.special.hyp2f1, argnums=(0, 1, 2, 3))(jnp.float64(1.5), 0.5, 3.0, -0.7)",
-    "jax.vmap(jsp.special.hyp2f1, in_axes=(None, None, None, 0))(0.5, 1.5, 2.0, q)",
+    # (hyp2f1 is jitted on both sides, so jit(hyp2f1) would compile the same program again; the
+    # batched gradient batches hyp2f1 itself too: its x-derivative is a hyp2f1)
     "jax.vmap(jax.grad(jsp.special.hyp2f1, argnums=3), in_axes=(None, None, None, 0))(0.5, 1.5, 2.0, q[:8])",
-    "jax.jit(jsp.special.hyp2f1)(0.5, 1.5, 2.0, q)",
     "jsp.special.hyp2f1(1.0, 2.0, 3.0, 0.5j)",
     # sph_harm_y
     "jsp.special.sph_harm_y(n, m, t, p)", "jsp.special.sph_harm_y(n, m, t64, p)", "jsp.special.sph_harm_y(n, m, 0.7, 1.1)",
@@ -101,7 +101,9 @@ def test_against_scipy() -> None:
         want_s, want_c = sps.fresnel(x)
         np.testing.assert_allclose(s, want_s, rtol=1e-14, atol=1e-15)
         np.testing.assert_allclose(c, want_c, rtol=1e-14, atol=1e-15)
-        q = np.linspace(-0.9, 0.9, 61)  # JAX sums at most 250 terms: slow near |x| = 1, divergent beyond
+        # JAX sums at most 250 terms: slow near |x| = 1, divergent beyond. (As long as Q: hyp2f1 is
+        # jitted, and this reuses the program compiled for the live comparison of q64.)
+        q = np.linspace(-0.9, 0.9, len(Q))
         for a, b, c_ in [(0.5, 1.5, 2.0), (-3.0, 1.5, 2.0), (1.0, 1.5, 2.5), (0.3, 0.4, 3.0), (2.0, 1.0, 4.5)]:
             np.testing.assert_allclose(jsp_special.hyp2f1(a, b, c_, q), sps.hyp2f1(a, b, c_, q), rtol=1e-9,
                                        err_msg=str((a, b, c_)))  # fmt: skip

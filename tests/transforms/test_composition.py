@@ -58,7 +58,24 @@ def _custom_jvp_wrap(f: Fn) -> Fn:
     return g
 
 
-# Each wrapper maps a function f32[3] -> f32[] to one with the same value.
+def _cond_wrap(f: Fn) -> Fn:
+    def zero(y: Any) -> Any:
+        return 0.0 * f(y)
+
+    return lambda x: lax.cond(jnp.sum(x) > -100.0, f, zero, x)
+
+
+def _scan_wrap(f: Fn) -> Fn:
+    def step(carry: tuple[Any, Any], _: None) -> tuple[tuple[Any, Any], None]:
+        total, x = carry
+        return (total + f(x), x), None
+
+    return lambda x: lax.scan(step, (0.0, x), None, length=2)[0][0] / 2.0
+
+
+# Each wrapper maps a function f32[3] -> f32[] to one with the same value. The functions that
+# cond and scan trace are made once per wrapped function, not per call, so that check_grads'
+# repeated evaluations find their traces and executables cached (as a user's loop would).
 WRAPPERS: dict[str, Callable[[Fn], Fn]] = {
     "jit": lambda f: jax.jit(f),
     "checkpoint": lambda f: jax.checkpoint(f),
@@ -69,9 +86,9 @@ WRAPPERS: dict[str, Callable[[Fn], Fn]] = {
     "grad_then_dot": lambda f: lambda x: f(x) + 0.0 * jnp.sum(jax.grad(f)(x)),
 }
 if hasattr(lax, "cond"):
-    WRAPPERS["cond"] = lambda f: lambda x: lax.cond(jnp.sum(x) > -100.0, f, lambda y: 0.0 * f(y), x)
+    WRAPPERS["cond"] = _cond_wrap
 if hasattr(lax, "scan"):
-    WRAPPERS["scan"] = lambda f: lambda x: lax.scan(lambda c, _: (c + f(x), None), 0.0, None, length=2)[0] / 2.0
+    WRAPPERS["scan"] = _scan_wrap
 
 
 def _modes(names: tuple[str, ...]) -> tuple[str, ...]:
