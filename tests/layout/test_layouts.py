@@ -317,3 +317,29 @@ def test_many_devices_as_jax() -> None:
     # do not carry shardings yet (docs/sharding.md), so only the rest of the message is compared.
     assert ours["mismatch"]["error"] == theirs["mismatch"]["error"] == "ValueError"
     assert ours["mismatch"]["message"].split(" for arg type")[0] == theirs["mismatch"]["message"].split(" for arg type")[0]
+
+
+# -- abstract arguments and traced device_put --------------------------------------------------
+def test_shape_dtype_struct_with_a_format() -> None:
+    sds = jax.ShapeDtypeStruct((2, 3), jnp.float32, sharding=Format(Layout((1, 0)), S))
+    assert sds.sharding == S and sds.format == Format(Layout((1, 0)), S)
+    assert repr(sds).endswith(f"sharding={S}, format={Layout((1, 0))})")
+    assert jax.ShapeDtypeStruct((2,), jnp.float32).format == Format()
+    compiled = jax.jit(lambda a: a * 2).lower(sds).compile()
+    assert compiled.input_formats[0][0].layout.major_to_minor == (1, 0)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(np.asarray(compiled(_put(x, (1, 0)))), 2 * x)
+    with pytest.raises(TypeError, match="`Layout.AUTO` cannot be used in place of a device-local layout"):
+        jax.ShapeDtypeStruct((2, 3), jnp.float32, sharding=Format(Layout.AUTO))
+
+
+def test_device_put_to_a_format_under_jit() -> None:
+    """As in JAX: a ``device_put`` equation naming the Format; the jit's result keeps the default
+    layout (``with_layout_constraint`` is the way to fix one inside)."""
+    fmt = Format(Layout((1, 0)), S)
+    x = jnp.arange(6.0).reshape(2, 3)
+    text = str(jax.make_jaxpr(lambda a: jax.device_put(a * 2, fmt))(x))
+    assert f"devices=({fmt},)" in text
+    out = jax.jit(lambda a: jax.device_put(a * 2, fmt))(x)
+    np.testing.assert_array_equal(np.asarray(out), 2 * np.asarray(x))
+    np.testing.assert_array_equal(np.asarray(jax.grad(lambda a: jax.device_put(a * 2, fmt).sum())(x)), np.full((2, 3), 2.0))

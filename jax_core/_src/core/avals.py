@@ -12,6 +12,7 @@ from typing_extensions import TypeIs
 from jax_core._src import dtypes
 
 if TYPE_CHECKING:
+    from jax_core._src.layout.formats import Format, Layout
     from jax_core._src.sharding.shardings import Sharding
     from jax_core._src.typing import DTypeLike
 
@@ -157,26 +158,48 @@ def _is_index_like(x: object) -> bool:
     return isinstance(x, Tracer) and x.ndim == 0
 
 
+class FormatSupport:
+    """How ``ShapeDtypeStruct`` reads a ``Format`` (a layer above registers it: ``layout/``)."""
+
+    def split(self, sharding: Any) -> tuple[Any, Any] | None:
+        """``(layout, sharding)`` of a ``Format``, ``None`` for anything else."""
+        raise NotImplementedError
+
+    def join(self, layout: Any, sharding: Any) -> Any:
+        """The ``Format`` of a layout and a sharding."""
+        raise NotImplementedError
+
+
+_format_support: list[FormatSupport] = []
+
+
+def register_format_support(support: FormatSupport) -> None:
+    """Lets ``ShapeDtypeStruct`` take a ``Format`` as its sharding (``layout/formats.py``)."""
+    _format_support[:] = [support]
+
+
 class ShapeDtypeStruct:
-    """A shape and dtype (and optionally a sharding) standing in for an array argument.
+    """A shape and dtype (and optionally a sharding, or a ``Format``: a layout and a sharding)
+    standing in for an array argument.
 
     Pass it to ``jit(f).lower``/``.trace``/``.eval_shape`` or ``eval_shape`` to work with
     abstract arguments; ``eval_shape`` returns its results as these.
     """
 
-    __slots__ = ("shape", "dtype", "sharding", "weak_type")
+    __slots__ = ("shape", "dtype", "sharding", "weak_type", "_layout")
 
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     sharding: Sharding | None
     weak_type: bool
+    _layout: Layout | None
 
     def __init__(
         self,
         shape: Iterable[SupportsIndex],
         dtype: DTypeLike,
         *,
-        sharding: Sharding | None = None,
+        sharding: Sharding | Format[Layout] | Format[None] | None = None,
         weak_type: bool = False,
     ) -> None:
         self.shape = tuple(int(d) for d in shape)
@@ -185,8 +208,15 @@ class ShapeDtypeStruct:
         self.dtype = (
             cast("np.dtype[Any]", dtype) if dtypes.is_extended_dtype(dtype) else dtypes.dtype(dtype)
         )
-        self.sharding = sharding
+        parts = _format_support[0].split(sharding) if _format_support else None
+        self._layout, self.sharding = (None, cast("Sharding | None", sharding)) if parts is None else parts
         self.weak_type = weak_type
+
+    @property
+    def format(self) -> Format[Any]:
+        """Its layout (``None``: the default) and sharding."""
+        fmt: Format[Any] = _format_support[0].join(self._layout, self.sharding)
+        return fmt
 
     @property
     def ndim(self) -> int:
@@ -199,14 +229,16 @@ class ShapeDtypeStruct:
         return math.prod(self.shape)
 
     def __repr__(self) -> str:
+        sharding = "" if self.sharding is None else f", sharding={self.sharding}"
+        layout = "" if self._layout is None else f", format={self._layout}"
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{layout}{weak})"
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, ShapeDtypeStruct)
-            and (self.shape, self.dtype, self.sharding, self.weak_type)
-            == (other.shape, other.dtype, other.sharding, other.weak_type)
+            and (self.shape, self.dtype, self.sharding, self._layout, self.weak_type)
+            == (other.shape, other.dtype, other.sharding, other._layout, other.weak_type)
         )
 
     def __hash__(self) -> int:

@@ -21,6 +21,7 @@ import numpy as np
 from typing_extensions import TypeVar
 
 from jax_core._src import dtypes
+from jax_core._src.core.avals import FormatSupport, register_format_support
 from jax_core._src.core.errors import JaxRuntimeError
 from jax_core._src.lib import xla_client
 from jax_core._src.sharding.shardings import Device, Sharding
@@ -220,6 +221,22 @@ class _Aval(NamedTuple):
 def describe_aval(aval: Any) -> str:
     """A value's type as JAX's layout errors name it: ``float32[512,1024]``."""
     return f"{np.dtype(aval.dtype).name}[{','.join(map(str, aval.shape))}]"
+
+
+class _ShapeDtypeStructFormats(FormatSupport):
+    def split(self, sharding: Any) -> tuple[Any, Any] | None:
+        if not isinstance(sharding, Format):
+            return None
+        fmt = cast("Format[Any]", sharding)  # type: ignore[redundant-cast]
+        if isinstance(fmt.layout, AutoLayoutSingleton):
+            raise TypeError(f"`Layout.AUTO` cannot be used in place of a device-local layout in a `ShapeDtypeStruct`. Got {fmt}")
+        return fmt.layout, fmt.sharding
+
+    def join(self, layout: Any, sharding: Any) -> Any:
+        return Format(layout, sharding)
+
+
+register_format_support(_ShapeDtypeStructFormats())
 
 
 # -- comparing layouts ----------------------------------------------------------------------

@@ -175,14 +175,13 @@ def _put_formatted(x: Any, target: Format, donate: bool, may_alias: bool | None)
             "sharding and layout in `Layout` instance should be concrete. Got layout: "
             f"{target} for input {describe_aval(_Described(tuple(np.shape(x)), np.result_type(x)))}"
         )
+    if isinstance(x, Array) and type(x) is not ArrayImpl:
+        # Traced: a device_put equation naming the Format, as in JAX (whose lowering leaves the
+        # layout to the jit's results; ``with_layout_constraint`` fixes one inside).
+        return _traced_put[0](x, target, donate, may_alias)
     placed = _put_leaf(x, target.sharding, donate, may_alias)
     if layout is None:
         return placed
-    if type(placed) is not ArrayImpl:
-        raise NotImplementedError(
-            "jax_core does not yet lower device_put to a Format with a layout inside a transformation; "
-            "use jax.experimental.layout.with_layout_constraint there, or device_put outside."
-        )
     return relayout.relayout(placed, layout)
 
 

@@ -356,7 +356,8 @@ class _JitFunction:
             placed = (None, False) if where is None else (where, True)
         elif self.device is not None or committed:
             placed = placement(leaves, self.device, self.name, names)
-        in_layouts = self._in_layouts(args, kwargs, leaves, avals, names, placed[0]) if self.formats or relayout.armed() else None
+        layouts = self.formats or relayout.armed() or any(jit_layouts.abstract_layout(x) is not None for x in leaves)
+        in_layouts = self._in_layouts(args, kwargs, leaves, avals, names, placed[0]) if layouts else None
         key = (in_tree, tuple(avals), statics, tuple(donated), config.jit_key(), *placed, in_layouts)
         entry = self._cache.get(key)
         if entry is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.layout.formats import (
     Layout,
     LayoutOptions,
@@ -37,6 +37,14 @@ _AUTO_HINT = (
 )
 
 
+def abstract_layout(x: Any) -> Layout | None:
+    """The layout a ``ShapeDtypeStruct`` argument names (``None``: none, or not one)."""
+    if not isinstance(x, ShapeDtypeStruct):
+        return None
+    layout: Layout | None = x.format.layout
+    return layout
+
+
 def layout_target(where: Any, i: int, requested: Any, x: Any, *, outputs: bool = False) -> Sharding:
     """The sharding the ``i``-th argument (result) is laid out over, to tell default layouts:
     the one requested, the plan's, the argument's own, or the call's device."""
@@ -48,6 +56,8 @@ def layout_target(where: Any, i: int, requested: Any, x: Any, *, outputs: bool =
             return s
     if type(x) is ArrayImpl:
         return from_cpp_sharding(x._sharding)
+    if isinstance(x, ShapeDtypeStruct) and x.sharding is not None:
+        return x.sharding
     from jax_core._src.backend import client
 
     device = client.default_device() if where is None or isinstance(where, SpmdPlan) else where
@@ -69,12 +79,18 @@ def resolve_in_layouts(
     out: list[LayoutOptions] = []
     for i, (x, want, aval) in enumerate(zip(leaves, asked, avals, strict=True)):
         committed = type(x) is ArrayImpl and not x.is_deleted() and bool(x._committed)
+        abstract = abstract_layout(x)  # a ShapeDtypeStruct's format stands for a committed array's
         if want is None:
-            out.append(relayout.layout_of(x) if committed and not relayout.has_default_layout(x) else None)
+            if abstract is not None:
+                abstract.check_permutation(aval.shape, aval.dtype)
+                target = layout_target(where, i, requested[i], x)
+                out.append(None if is_default_layout(abstract, target, aval.shape, aval.dtype) else abstract)
+            else:
+                out.append(relayout.layout_of(x) if committed and not relayout.has_default_layout(x) else None)
             continue
         if isinstance(want, Layout):
             want.check_permutation(aval.shape, aval.dtype)
-        own = relayout.layout_of(x) if committed else None
+        own = relayout.layout_of(x) if committed else abstract
         if own is not None and not user_layout_equal(want, own):
             raise ValueError(
                 "Layout passed to jit does not match the layout on the respective arg. "
