@@ -343,3 +343,16 @@ def test_device_put_to_a_format_under_jit() -> None:
     out = jax.jit(lambda a: jax.device_put(a * 2, fmt))(x)
     np.testing.assert_array_equal(np.asarray(out), 2 * np.asarray(x))
     np.testing.assert_array_equal(np.asarray(jax.grad(lambda a: jax.device_put(a * 2, fmt).sum())(x)), np.full((2, 3), 2.0))
+
+
+def test_checks_armed_leave_tokens_and_mesh_arrays_alone() -> None:
+    """Once a non-default layout exists (this file made many), every argument is checked: tokens
+    and arrays over a one-device mesh pass through as before."""
+    _put(np.ones((2, 2), np.float32), (1, 0))
+    from jax_core import lax
+
+    tok, y = jax.jit(lambda t, x: (lax.after_all(t), x * 2))(lax.create_token(), 3.0)
+    assert float(y) == 6.0 and type(tok).__name__ == "Token"
+    mesh = jax.make_mesh((1,), ("x",))
+    a = jax.device_put(np.arange(4.0, dtype=np.float32), jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x")))
+    np.testing.assert_array_equal(np.asarray(a * 2 + 1), np.arange(4.0) * 2 + 1)

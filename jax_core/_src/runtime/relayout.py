@@ -21,6 +21,7 @@ import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
+from jax_core._src.core.tokens import AbstractToken
 from jax_core._src.layout.formats import Format, Layout, describe_aval, layout_mode, user_layout_equal
 from jax_core._src.lowering.lower_jaxpr import SpmdLayout, lower_closed_jaxpr
 from jax_core._src.runtime.array import ArrayImpl, check_not_deleted
@@ -57,8 +58,14 @@ def _shard(x: Any) -> Any:
     return arrays[0]
 
 
+def _shard_device(shard: Any) -> Any:
+    sharding = shard._sharding  # jaxlib's own (``_device``) or a jax_core sharding of one device
+    device = getattr(sharding, "_device", None)
+    return sharding._device_assignment[0] if device is None else device
+
+
 def _default_pjrt(x: Any, shard: Any) -> Any:
-    device = shard._sharding._device
+    device = _shard_device(shard)
     shape = tuple(x.shape) if len(x._arrays) == 1 else tuple(from_cpp_sharding(x._sharding).shard_shape(x.shape))
     key = (x.dtype, shape, device)
     found = _defaults.get(key)
@@ -82,6 +89,11 @@ def _identity(aval: ShapedArray, src: str | None, dst: str | None, sharding: Sha
         return found
     v = Var(aval)
     jaxpr = ClosedJaxpr(Jaxpr([], [v], [v], []), [])
+    if sharding.num_devices > 1 and not isinstance(sharding, NamedSharding):
+        raise NotImplementedError(
+            f"jax_core relays out arrays over several devices only when a NamedSharding describes them; got {sharding}. "
+            "device_put the array to a NamedSharding first."
+        )
     if isinstance(sharding, NamedSharding) and sharding.num_devices > 1:
         spmd = SpmdLayout(sharding.mesh.shape_tuple, (sharding.spec,), (sharding.spec,))
         lowered = lower_closed_jaxpr(jaxpr, "relayout", spmd=spmd, arg_layouts=[src], result_layouts=[dst])
@@ -128,8 +140,8 @@ def match_parameters(
     out: list[Any] = []
     changed = False
     mismatches: list[str] = []
-    for i, (x, want) in enumerate(zip(args, params, strict=True)):
-        if type(x) is not ArrayImpl or _shard(x)._pjrt_layout == want:
+    for i, (x, want, aval) in enumerate(zip(args, params, exe.in_avals, strict=True)):
+        if type(x) is not ArrayImpl or isinstance(aval, AbstractToken) or _shard(x)._pjrt_layout == want:
             out.append(x)
             continue
         wanted = Layout.from_pjrt_layout(want)
