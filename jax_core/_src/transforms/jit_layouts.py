@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from jax_core._src.backend import client
 from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.layout.formats import (
     Layout,
@@ -58,8 +59,6 @@ def layout_target(where: Any, i: int, requested: Any, x: Any, *, outputs: bool =
         return from_cpp_sharding(x._sharding)
     if isinstance(x, ShapeDtypeStruct) and x.sharding is not None:
         return x.sharding
-    from jax_core._src.backend import client
-
     device = client.default_device() if where is None or isinstance(where, SpmdPlan) else where
     return SingleDeviceSharding(device)
 

@@ -63,39 +63,38 @@ class Compiled(Generic[P, R]):
         self._out_tree = out_tree
         self._in_tree = in_tree
 
+    def _flat_shardings(self, inputs: bool) -> list[Any]:
+        exe = self._executable
+        given = exe.input_shardings if inputs else exe.output_shardings
+        n = len(exe.in_avals if inputs else exe.out_avals)
+        return list(given) if given is not None else [_single(exe)] * n
+
+    def _inputs_tree(self, flat: list[Any]) -> Any:
+        return tuple(flat) if self._in_tree is None else tree_unflatten(self._in_tree, flat)
+
     @property
     def input_shardings(self) -> Any:
         """Where each argument must be: ``(args, kwargs)`` as a pytree of ``Sharding``s."""
-        exe = self._executable
-        flat = list(exe.input_shardings) if exe.input_shardings is not None else [_single(exe)] * len(exe.in_avals)
-        if self._in_tree is None:
-            return tuple(flat)
-        return tree_unflatten(self._in_tree, flat)
+        return self._inputs_tree(self._flat_shardings(True))
 
     @property
     def output_shardings(self) -> Any:
         """Where each result is, as a pytree of ``Sharding``s like the results."""
-        exe = self._executable
-        flat = list(exe.output_shardings) if exe.output_shardings is not None else [_single(exe)] * len(exe.out_avals)
-        return tree_unflatten(self._out_tree, flat)
+        return tree_unflatten(self._out_tree, self._flat_shardings(False))
 
     @property
     def input_formats(self) -> Any:
         """The layout and sharding XLA compiled each argument for: ``(args, kwargs)`` as a pytree of
         ``Format``s."""
-        exe = self._executable
-        shardings = exe.input_shardings if exe.input_shardings is not None else [_single(exe)] * len(exe.in_avals)
-        flat = [Format(Layout.from_pjrt_layout(l), s) for l, s in zip(exe.parameter_layouts, shardings, strict=True)]
-        if self._in_tree is None:
-            return tuple(flat)
-        return tree_unflatten(self._in_tree, flat)
+        layouts = self._executable.parameter_layouts
+        flat = [Format(Layout.from_pjrt_layout(l), s) for l, s in zip(layouts, self._flat_shardings(True), strict=True)]
+        return self._inputs_tree(flat)
 
     @property
     def output_formats(self) -> Any:
         """The layout and sharding of each result, as a pytree of ``Format``s like the results."""
-        exe = self._executable
-        shardings = exe.output_shardings if exe.output_shardings is not None else [_single(exe)] * len(exe.out_avals)
-        flat = [Format(Layout.from_pjrt_layout(l), s) for l, s in zip(exe.output_layouts, shardings, strict=True)]
+        layouts = self._executable.output_layouts
+        flat = [Format(Layout.from_pjrt_layout(l), s) for l, s in zip(layouts, self._flat_shardings(False), strict=True)]
         return tree_unflatten(self._out_tree, flat)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
