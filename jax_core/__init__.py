@@ -12,8 +12,10 @@ from jax_core import dlpack as dlpack
 from jax_core import dtypes as dtypes
 from jax_core import errors as errors
 from jax_core import experimental as experimental
+from jax_core import ffi as ffi
 from jax_core import flatten_util as flatten_util
 from jax_core import image as image
+from jax_core import interpreters as interpreters
 from jax_core import lax as lax
 from jax_core import monitoring as monitoring
 from jax_core import nn as nn

@@ -32,6 +32,11 @@ def extend_axis_env(name: Hashable, size: int) -> Generator[None]:
         _env.axes = prev
 
 
+def bound_axes() -> tuple[tuple[Hashable, int], ...]:
+    """The named axes in scope, outermost first, with their sizes."""
+    return _env.axes
+
+
 def axis_size(name: Hashable) -> int:
     """The size of the innermost axis called ``name``; ``NameError`` if none is bound."""
     for n, size in reversed(_env.axes):

@@ -112,8 +112,7 @@ class JaxprEqn:
         else the effects of the jaxprs among its params)."""
         found = self._effects
         if found is None:
-            rule = self.primitive.rules.effects
-            found = self._effects = rule(**self.params) if rule is not None else params_effects(self.params)
+            found = self._effects = self.primitive.effects_of([a.aval for a in self.invars], self.params)
         return found
 
     def __repr__(self) -> str:

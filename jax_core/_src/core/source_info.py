@@ -40,8 +40,20 @@ def _column(code: CodeType, lasti: int) -> int | None:
     return None
 
 
+_extra_exclusions: list[str] = []
+
+
+def register_exclusion(path: str) -> None:
+    """Treats files under ``path`` as internal: ``user_frame`` skips their frames."""
+    _extra_exclusions.append(path)
+
+
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PKG_DIR) or filename.startswith(_STDLIB_CONTEXTLIB)
+    return (
+        filename.startswith(_PKG_DIR)
+        or filename.startswith(_STDLIB_CONTEXTLIB)
+        or any(filename.startswith(p) for p in _extra_exclusions)
+    )
 
 
 class _Override(threading.local):
@@ -75,6 +87,13 @@ def named_scope(name: str) -> Generator[None]:
         yield
     finally:
         _name_stack.names = previous
+
+
+def swap_name_stack(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Makes ``names`` the ``named_scope`` names of this thread; returns the previous ones."""
+    previous = _name_stack.names
+    _name_stack.names = names
+    return previous
 
 
 def swap_source(info: SourceInfo | None) -> SourceInfo | None:

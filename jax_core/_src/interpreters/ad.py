@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jax_core._src.core.effects import partial_eval_kept_effects
+from jax_core._src.dtypes import float0
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jax_core._src.core.primitive import Primitive
@@ -105,7 +106,15 @@ class JVPTrace(Trace):
         with set_current_trace(self.rule_trace):
             primal_out, tangent_out = rule(primals, tangents, **params)
         if primitive.multiple_results:
+            if len(primal_out) != len(tangent_out):
+                raise ValueError(
+                    f"The jvp rule of primitive '{primitive.name}' returned {len(primal_out)} primal outputs "
+                    f"and {len(tangent_out)} tangent outputs; it must return one tangent per output"
+                )
+            for p, t in zip(primal_out, tangent_out):
+                _check_rule_tangent(primitive, p, t)
             return [self.wrap(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+        _check_rule_tangent(primitive, primal_out, tangent_out)
         return self.wrap(primal_out, tangent_out)
 
     def process_custom_rule(
@@ -121,6 +130,21 @@ class JVPTrace(Trace):
         with set_current_trace(self.rule_trace):
             primal_out, tangent_out = rule([p for p, _ in pairs], tangents)
         return [self.wrap(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+
+
+def _check_rule_tangent(primitive: Primitive, primal: Any, tangent: Any) -> None:
+    """A ``ValueError`` naming the primitive when its jvp rule returned a tangent whose shape
+    does not match its primal output's (or an inexact tangent for an integer output)."""
+    if isinstance(tangent, Zero):
+        return
+    expected = tangent_aval(get_aval(primal))
+    got = get_aval(tangent)
+    if got.shape != expected.shape or (got.dtype != expected.dtype and expected.dtype != float0):
+        raise ValueError(
+            f"The jvp rule of primitive '{primitive.name}' returned a tangent of type {got.str_short()} "
+            f"for a primal output of type {get_aval(primal).str_short()}; the tangent must be "
+            f"{expected.str_short()} (or a Zero)"
+        )
 
 
 def _check_tangent(primal: Any, tangent: Any) -> None:

@@ -10,6 +10,7 @@ when no operand is batched.
 from __future__ import annotations
 
 import contextlib
+import numbers
 import threading
 from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any
@@ -120,8 +121,28 @@ class BatchTrace(Trace):
         with set_current_trace(self.parent), _running_rule(self.axis_name, self.size):
             out, out_dim = rule(vals, dims, **params)
         if primitive.multiple_results:
+            if len(out) != len(out_dim):
+                raise ValueError(
+                    f"The batching rule of primitive '{primitive.name}' returned {len(out)} outputs and "
+                    f"{len(out_dim)} batch dimensions; it must return one batch dimension per output"
+                )
+            for v, d in zip(out, out_dim):
+                self._check_out_dim(primitive, v, d)
             return [self.wrap(v, d) for v, d in zip(out, out_dim, strict=True)]
+        self._check_out_dim(primitive, out, out_dim)
         return self.wrap(out, out_dim)
+
+    def _check_out_dim(self, primitive: Primitive, out: Any, dim: object) -> None:
+        """A ``ValueError`` naming the primitive when its batching rule returned a batch dimension
+        that is not an axis of its output of this vmap's size."""
+        if dim is None:
+            return
+        shape = get_aval(out).shape
+        if not isinstance(dim, numbers.Integral) or not -len(shape) <= int(dim) < len(shape) or shape[dim] != self.size:
+            raise ValueError(
+                f"The batching rule of primitive '{primitive.name}' returned batch dimension {dim!r} for an "
+                f"output of shape {shape}; it must be None or an axis of size {self.size} (the vmapped axis)"
+            )
 
 
 def _describe_arg(names: Sequence[str] | None, i: int) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple, TypeAlias
 
 from jax_core._src.core.effects import partial_eval_kept_effects
-from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr, params_effects
+from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.core.trace import Trace, Tracer, get_aval, set_current_trace
 from jax_core._src.interpreters.staging import (
@@ -145,11 +145,9 @@ class _RecomputingTrace(JaxprTrace):
         ``debug.callback``: ``partial_eval_kept_effects``) is also staged, as JAX's remat does:
         when the policy does not save it, or when all its operands are inputs anyway (it then runs
         in the forward pass and again where the backward pass recomputes)."""
-        rule = primitive.rules.effects
-        effects = rule(**params) if rule is not None else params_effects(params)
-        if not partial_eval_kept_effects.filter_in(effects):
-            return False
         avals = [a.aval if isinstance(a, Tracer) else get_aval(a) for a in args]
+        if not partial_eval_kept_effects.filter_in(primitive.effects_of(avals, params)):
+            return False
         if not saves(self.saveable(primitive, *avals, **params)):
             return True
         return all(isinstance(a, JaxprTracer) and a.belongs_to(self.known) and a.jaxpr_var in self.known.invars for a in args)

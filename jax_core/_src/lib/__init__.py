@@ -110,3 +110,6 @@ jax_jit: ModuleType = jax_ext.jax_jit
 lapack: ModuleType = importlib.import_module("jaxlib.lapack")
 """jaxlib's LAPACK bindings: the CPU FFI custom-call targets (``registrations()``) that
 ``jax_core._src.lax.linalg.decompositions`` registers with XLA and lowers to."""
+
+ifrt_proxy: ModuleType = importlib.import_module("jaxlib._ifrt_proxy")
+"""jaxlib's IFRT proxy client module (``get_client``, ``ClientConnectionOptions``)."""

@@ -28,3 +28,13 @@ sdy: Any = importlib.import_module("jaxlib.mlir.dialects.sdy")
 
 register_dialects = _jax_mlir_ext.register_dialects
 """Registers jaxlib's dialects with an MLIR ``DialectRegistry``."""
+
+_jax_mlir = importlib.import_module("jaxlib._jax").mlir
+serialize_portable_artifact: Any = _jax_mlir.serialize_portable_artifact
+"""StableHLO module (text or bytecode) -> a portable artifact for a target StableHLO version."""
+deserialize_portable_artifact: Any = _jax_mlir.deserialize_portable_artifact
+"""A portable artifact -> the StableHLO module text."""
+refine_polymorphic_shapes: Any = _jax_mlir.refine_polymorphic_shapes
+"""Refines the dynamic shapes of a module's bytecode."""
+hlo_to_stablehlo: Any = _jax_mlir.hlo_to_stablehlo
+"""A serialized HLO module proto -> StableHLO bytecode."""

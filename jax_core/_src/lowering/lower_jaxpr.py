@@ -7,7 +7,7 @@ import dataclasses
 import re
 import threading
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.effects import Effect, ordered_in
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from jax_core._src.core.primitive import LowerRule
+from jax_core._src.core.primitive import LowerRule, Primitive
 from jax_core._src.lib.mlir import func, ir
 from jax_core._src.lowering import hlo
 from jax_core._src.lowering import sdy
@@ -93,6 +93,22 @@ class LoweringRuleContext:
 
     avals_in: Sequence[ShapedArray]
     avals_out: Sequence[ShapedArray]
+    primitive: Primitive | None = None
+    """The primitive being lowered (``None`` for a rule called directly)."""
+
+    @property
+    def module_context(self) -> ModuleContext:
+        """The module being lowered."""
+        return module_context()
+
+    @property
+    def platforms(self) -> tuple[str, ...]:
+        """The platforms the module is lowered for (jax_core compiles for the CPU)."""
+        return ("cpu",)
+
+    def replace(self, **changes: Any) -> LoweringRuleContext:
+        """A copy with some fields changed (e.g. ``avals_in`` for a rule that lowers a helper)."""
+        return dataclasses.replace(self, **changes)
 
     def token(self, effect: Effect) -> ir.Value[ir.Type]:
         """The current token of the ordered ``effect``."""
@@ -163,20 +179,51 @@ def lower_jaxpr_body(
     for eqn in jaxpr.eqns:
         rule = _lowering_rule(eqn)
         if rule is None:
-            raise NotImplementedError(f"MLIR translation rule for primitive '{eqn.primitive.name}' not found")
-        ctx = LoweringRuleContext([a.aval for a in eqn.invars], [v.aval for v in eqn.outvars])
+            raise NotImplementedError(f"MLIR translation rule for primitive '{eqn.primitive.name}' not found for platform cpu")
+        ctx = LoweringRuleContext([a.aval for a in eqn.invars], [v.aval for v in eqn.outvars], eqn.primitive)
         names = eqn.source_info.name_stack if eqn.source_info is not None else ()
         if names:  # named_scope: the op's location names it (and XLA's op_name metadata)
             with ir.Location.name("/".join((*names, eqn.primitive.name))):
                 out = rule(ctx, *map(read, eqn.invars), **eqn.params)
         else:
             out = rule(ctx, *map(read, eqn.invars), **eqn.params)
-        outs: Sequence[ir.Value[ir.Type]] = [out] if isinstance(out, ir.Value) else out
-        if len(outs) != len(eqn.outvars):
-            raise AssertionError(f"lowering of '{eqn.primitive.name}' returned {len(outs)} values, expected {len(eqn.outvars)}")
+        outs = _checked_results(eqn, out)
         for v, x in zip(eqn.outvars, outs):
             env[v] = x
     return [read(a) for a in jaxpr.outvars]
+
+
+def _checked_results(eqn: JaxprEqn, out: object) -> Sequence[ir.Value[ir.Type]]:
+    """The values a lowering rule returned, as a sequence (JAX's rules return ``op.results`` or a
+    list; a one-element list of one value's list is flattened); a ``ValueError`` naming the
+    primitive when their number or types do not match the equation's outputs."""
+    name = eqn.primitive.name
+    if isinstance(out, ir.Value):
+        outs: list[object] = [out]
+    elif isinstance(out, (ir.OpResultList, list, tuple)):
+        outs = [o[0] if isinstance(o, (list, tuple)) and len(o) == 1 else o for o in cast("Sequence[object]", out)]
+    elif isinstance(out, ir.OpView):
+        outs = list(out.results)
+    else:
+        raise ValueError(f"The lowering rule of primitive '{name}' must return a sequence of ir.Values; got {out!r}")
+    if len(outs) != len(eqn.outvars):
+        raise ValueError(
+            f"The lowering rule of primitive '{name}' returned {len(outs)} values for {len(eqn.outvars)} outputs "
+            f"({', '.join(v.aval.str_short() for v in eqn.outvars)})"
+        )
+    checked: list[ir.Value[ir.Type]] = []
+    for i, (v, x) in enumerate(zip(eqn.outvars, outs)):
+        if not isinstance(x, ir.Value):
+            raise ValueError(f"The lowering rule of primitive '{name}' returned {x!r} for output {i}; expected an ir.Value")
+        value = cast("ir.Value[ir.Type]", x)
+        want = value_ir_type(v.aval)
+        if value.type != want and not dtypes.is_extended_dtype(v.aval.dtype):
+            raise ValueError(
+                f"The lowering rule of primitive '{name}' returned a value of type {value.type} for output {i}, "
+                f"whose aval {v.aval.str_short()} is {want}"
+            )
+        checked.append(value)
+    return checked
 
 
 def _lowering_rule(eqn: JaxprEqn) -> LowerRule | None:

@@ -525,6 +525,8 @@ class GSPMDSharding(Sharding):
         self, devices: Sequence[Device], op_sharding: HloSharding, *, memory_kind: str | None = None
     ) -> None:
         super().__init__()
+        if isinstance(op_sharding, _xc.OpSharding):  # JAX accepts the proto too
+            op_sharding = _xc.HloSharding.from_proto(op_sharding)
         self._devices: Final[tuple[Device, ...]] = tuple(devices)
         self._device_list: Final[DeviceList] = cast(DeviceList, _jax.DeviceList(self._devices))
         self._hlo_sharding: Final[HloSharding] = op_sharding

@@ -693,8 +693,13 @@ def clear_caches() -> None:
     Later calls trace and compile again."""
     from jax_core._src.runtime import dispatch
 
-    _trace_caches.clear()
+    # Jitted wrappers hold these dicts (``_shared_trace_cache``): they are emptied, not dropped,
+    # so a later clear still reaches what the wrappers cache meanwhile.
+    for per_function in list(_trace_caches.values()):
+        for entries in per_function.values():
+            entries.clear()
     _cpp_cache.clear()
+    jax_ext.PjitFunctionCache.clear_all()  # the per-wrapper fast-path caches too
     dispatch.clear_cache()
 
 
