@@ -63,6 +63,10 @@ MODULES: tuple[str, ...] = (
     "jax.example_libraries.stax", "jax.example_libraries.optimizers",
     "jax.debug", "jax.export", "jax.extend", "jax.ffi", "jax.experimental.layout",
     "jax.distributed", "jax.test_util",
+    "jax.extend.core", "jax.extend.core.primitives", "jax.extend.mlir", "jax.extend.random",
+    "jax.extend.backend", "jax.extend.sharding", "jax.extend.linear_util",
+    "jax.extend.source_info_util", "jax.interpreters.ad", "jax.interpreters.batching",
+    "jax.interpreters.mlir", "jax.interpreters.partial_eval", "jax.interpreters.xla",
 )  # fmt: skip
 
 # Owners other than this issue ("the rest of JAX's public API"): the titles of the open issues.
@@ -78,6 +82,7 @@ MODULE_OWNERS: dict[str, str] = {
     "jax.export": EXPORT,
     "jax.extend": EXTEND,
     "jax.ffi": EXTEND,
+    "jax.interpreters": EXTEND,
     "jax.experimental.layout": LAYOUTS,
     "jax.distributed": MULTI_PROCESS,
 }

@@ -20,6 +20,11 @@ class SourceInfo:
 
     __slots__ = ("code", "lasti", "lineno", "name_stack")
 
+    code: CodeType
+    lasti: int
+    lineno: int
+    name_stack: tuple[str, ...]
+
     def __init__(self, code: CodeType, lasti: int, lineno: int, name_stack: tuple[str, ...] = ()) -> None:
         self.code = code
         self.lasti = lasti

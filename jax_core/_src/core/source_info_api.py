@@ -282,6 +282,8 @@ class extend_name_stack(_NameStackContext):
 
     __slots__ = ("name",)
 
+    name: str
+
     def __init__(self, name: str) -> None:
         self.name = name
 
@@ -298,6 +300,8 @@ class transform_name_stack(_NameStackContext):
 
     __slots__ = ("name",)
 
+    name: str
+
     def __init__(self, name: str) -> None:
         self.name = name
 
@@ -312,6 +316,8 @@ class set_name_stack(_NameStackContext):
     """Within the block (or calls of the decorated function), the name stack is ``name_stack``."""
 
     __slots__ = ("name_stack",)
+
+    name_stack: NameStack
 
     def __init__(self, name_stack: NameStack) -> None:
         self.name_stack = name_stack
@@ -383,6 +389,9 @@ class user_context:
     gets that traceback as its cause (``JaxStackTraceBeforeTransformation``)."""
 
     __slots__ = ("_prev", "name_stack", "traceback")
+
+    traceback: Traceback | None
+    name_stack: NameStack | None
 
     def __init__(self, traceback: Traceback | None, *, name_stack: NameStack | None = None) -> None:
         self.traceback = traceback

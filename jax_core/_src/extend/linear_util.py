@@ -31,22 +31,6 @@ from typing import Any, NamedTuple
 
 from jax_core._src import config
 
-__all__ = [
-    "Callable",
-    "DebugInfo",
-    "EqualStore",
-    "Store",
-    "StoreException",
-    "WrappedFun",
-    "cache",
-    "merge_linear_aux",
-    "transformation",
-    "transformation2",
-    "transformation_with_aux",
-    "transformation_with_aux2",
-    "wrap_init",
-]
-
 
 class StoreException(Exception):
     """Reading an empty ``Store``, or storing into an occupied one."""
@@ -166,6 +150,14 @@ class WrappedFun:
     ``params`` the keyword arguments always passed to ``f``.
     """
 
+    f: Callable[..., Any]
+    f_transformed: Callable[..., Any]
+    transforms: tuple[Transform, ...]
+    stores: tuple[AnyStore | None, ...]
+    params: tuple[tuple[str, Hashable], ...]
+    in_type: tuple[Any, ...] | None
+    debug_info: DebugInfo
+
     __slots__ = ("debug_info", "f", "f_transformed", "in_type", "params", "stores", "transforms")
 
     def __init__(
@@ -257,7 +249,7 @@ class _Curried[R]:
     def __init__(self, fn: Callable[..., R]) -> None:
         self._fn = fn
         functools.update_wrapper(self, fn)
-        self.__signature__ = inspect.signature(fn)
+        self.__signature__: inspect.Signature = inspect.signature(fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> functools.partial[R]:
         return functools.partial(self._fn, *args, **kwargs)

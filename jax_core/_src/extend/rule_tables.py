@@ -25,6 +25,11 @@ class RuleTable(MutableMapping[Primitive, RuleT], Generic[RuleT]):
 
     __slots__ = ("field", "name")
 
+    field: str
+    """The ``Rules`` field the table reads and writes."""
+    name: str
+    """JAX's name for the table (for messages)."""
+
     def __init__(self, field: str, name: str) -> None:
         if field not in _FIELDS:
             raise ValueError(f"Rules has no field {field!r}")

@@ -88,6 +88,20 @@ def _layouts_for_call(avals: Sequence[ShapedArray], layouts: Sequence[FfiLayoutO
     )
 
 
+def _call_layouts(
+    avals: Sequence[ShapedArray], layouts: Sequence[FfiLayoutOptions] | None, values: str, kind: str
+) -> Layouts:
+    """The layouts of an ``ffi_call``'s operands or results: the default ones, or the ones asked
+    for (JAX's ``ValueError`` when there are not as many as ``values``)."""
+    if layouts is None:
+        return tuple(layout_for_lowering(a) for a in avals)
+    if len(layouts) != len(avals):
+        raise ValueError(
+            f"The number of {values} ({len(avals)}) must equal the number of {kind} layouts ({len(layouts)})."
+        )
+    return _layouts_for_call(avals, layouts)
+
+
 def _compatible(a: ShapedArray, b: ShapedArray) -> bool:
     if is_token_aval(a) and is_token_aval(b):
         return True
@@ -197,24 +211,8 @@ def ffi_call(
 
     def wrapped(*args: ArrayLike, **kwargs: Any) -> Array | Sequence[Array]:
         in_avals = [typeof(x) for x in args]
-        if input_layouts is None:
-            in_layouts = tuple(layout_for_lowering(a) for a in in_avals)
-        else:
-            if len(input_layouts) != len(in_avals):
-                raise ValueError(
-                    f"The number of input arguments ({len(in_avals)}) must equal the "
-                    f"number of input layouts ({len(input_layouts)})."
-                )
-            in_layouts = _layouts_for_call(in_avals, input_layouts)
-        if output_layouts_ is None:
-            out_layouts = tuple(layout_for_lowering(a) for a in result_avals)
-        else:
-            if len(output_layouts_) != len(result_avals):
-                raise ValueError(
-                    f"The number of outputs ({len(result_avals)}) must equal the "
-                    f"number of output layouts ({len(output_layouts_)})."
-                )
-            out_layouts = _layouts_for_call(result_avals, output_layouts_)
+        in_layouts = _call_layouts(in_avals, input_layouts, "input arguments", "input")
+        out_layouts = _call_layouts(result_avals, output_layouts_, "outputs", "output")
         aliases = _checked_aliases(input_output_aliases, in_avals, result_avals, in_layouts, out_layouts)
         results: list[Array] = ffi_call_p.bind(
             *args,

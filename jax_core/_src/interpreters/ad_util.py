@@ -64,6 +64,8 @@ class Zero:
 
     __slots__ = ("aval",)
 
+    aval: ShapedArray
+
     def __init__(self, aval: ShapedArray) -> None:
         self.aval = aval
 
@@ -85,6 +87,8 @@ class UndefinedPrimal:
     """A linear operand of a primitive being transposed (its value is what is solved for)."""
 
     __slots__ = ("aval",)
+
+    aval: ShapedArray
 
     def __init__(self, aval: ShapedArray) -> None:
         self.aval = aval

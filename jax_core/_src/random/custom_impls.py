@@ -23,6 +23,7 @@ from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import zero_jvp
 from jax_core._src.interpreters.batching_util import broadcast_batcher
+from jax_core._src.lax.standard_rules import numpy_broadcast_shapes
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
@@ -37,7 +38,6 @@ from jax_core._src.transforms.vmap_api import vmap
 from jax_core._src.typing import ArrayLike
 from jax_core._src.typing.basearray import Array
 
-__all__ = ["define_prng_impl", "seed_with_impl", "threefry2x32_p", "threefry_2x32"]
 
 _U32 = np.dtype(np.uint32)
 
@@ -205,14 +205,7 @@ def _broadcast_shape(shapes: Sequence[Shape]) -> Shape:
         raise TypeError(
             f"threefry2x32: arrays must have the same number of dimensions, got {ranks}"
         )
-    out: list[int] = []
-    for sizes in zip(*ranked):
-        big = {d for d in sizes if d != 1}
-        if len(big) > 1:
-            listed = ", ".join(str(s) for s in ranked)
-            raise TypeError(f"threefry2x32 got incompatible shapes for broadcasting: {listed}.")
-        out.append(big.pop() if big else 1)
-    return tuple(out)
+    return numpy_broadcast_shapes("threefry2x32", *ranked)
 
 
 def _threefry2x32_abstract_eval(*args: ShapedArray) -> list[ShapedArray]:

@@ -96,7 +96,7 @@ def unsafe_rbg_fold_in(data: Array, msgs: Array) -> Array:
     return lax.bitwise_xor(data_b, last_b)
 
 
-rbg_prng_impl = PRNGImpl(
+rbg_prng_impl: PRNGImpl = PRNGImpl(
     key_shape=(4,),
     seed=rbg_seed,
     split=rbg_split,
@@ -107,7 +107,7 @@ rbg_prng_impl = PRNGImpl(
 )
 """``jax.random.key(0, impl="rbg")``: XLA's generator for bits, threefry2x32 for keys."""
 
-unsafe_rbg_prng_impl = PRNGImpl(
+unsafe_rbg_prng_impl: PRNGImpl = PRNGImpl(
     key_shape=(4,),
     seed=rbg_seed,
     split=unsafe_rbg_split,

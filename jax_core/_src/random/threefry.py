@@ -160,7 +160,7 @@ def threefry_random_bits(data: Array, bit_width: int, shape: Shape) -> Array:
     return lax.convert_element_type(bits, np.dtype(f"uint{bit_width}"))
 
 
-threefry_prng_impl = PRNGImpl(
+threefry_prng_impl: PRNGImpl = PRNGImpl(
     key_shape=(2,),
     seed=threefry_seed,
     split=threefry_split,

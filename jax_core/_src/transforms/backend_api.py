@@ -43,21 +43,6 @@ BackendFactory = Callable[[], Client | None]
 TopologyFactory = Callable[..., Any]
 """Makes a backend's topology description (for ahead-of-time compilation)."""
 
-__all__ = [
-    "BackendFactory",
-    "TopologyFactory",
-    "backend_xla_version",
-    "backends",
-    "clear_backends",
-    "clear_in_memory_compilation_cache",
-    "get_backend",
-    "get_compile_options",
-    "get_default_device",
-    "ifrt_proxy",
-    "register_backend_cache",
-    "register_backend_factory",
-]
-
 
 @dataclasses.dataclass(frozen=True)
 class _Registration:
