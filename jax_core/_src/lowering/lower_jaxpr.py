@@ -201,9 +201,10 @@ def _checked_results(eqn: JaxprEqn, out: object) -> Sequence[ir.Value[ir.Type]]:
     if isinstance(out, ir.Value):
         outs: list[object] = [out]
     elif isinstance(out, (ir.OpResultList, list, tuple)):
-        outs = [o[0] if isinstance(o, (list, tuple)) and len(o) == 1 else o for o in cast("Sequence[object]", out)]
+        outs = [_single(o) for o in cast("Sequence[object]", out)]
     elif isinstance(out, ir.OpView):
-        outs = list(out.results)
+        op: Any = out
+        outs = list(op.results)
     else:
         raise ValueError(f"The lowering rule of primitive '{name}' must return a sequence of ir.Values; got {out!r}")
     if len(outs) != len(eqn.outvars):
@@ -224,6 +225,14 @@ def _checked_results(eqn: JaxprEqn, out: object) -> Sequence[ir.Value[ir.Type]]:
             )
         checked.append(value)
     return checked
+
+
+def _single(value: object) -> object:
+    """A rule's value for one output: JAX's rules may give it as a one-element list."""
+    items: Any = value
+    if isinstance(items, (list, tuple)) and len(items) == 1:  # pyright: ignore[reportUnknownArgumentType]
+        return cast(object, items[0])
+    return value
 
 
 def _lowering_rule(eqn: JaxprEqn) -> LowerRule | None:
