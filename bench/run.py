@@ -56,6 +56,8 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("sharded_dispatch", "(s) 8 dev: jit dispatch, sharded f32[64]", "us/call", 1.0),
     ("layout_apply", "(t) layouts doc apply_exe, AUTO formats", "us/call", 1.0),
     ("layout_dispatch", "(u) jit dispatch, committed column-major", "us/call", 1.0),
+    ("custom_primitive_step", "(v) jit(vmap(grad)) of a jax.extend primitive", "us/call", 1.0),
+    ("custom_primitive_compile", "(w) trace+compile of that, user rules", "ms", 1.0),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -81,6 +83,8 @@ AGGREGATE = {
     "sharded_dispatch": "min",
     "layout_apply": "min",
     "layout_dispatch": "min",
+    "custom_primitive_step": "min",
+    "custom_primitive_compile": "median",
 }
 # Host CPU devices a row's workers need (as bench/workloads.py's DEVICES); unlisted rows: 1.
 DEVICES = {"sharded_matmul": 8, "shard_map_train_step": 8, "sharded_dispatch": 8}

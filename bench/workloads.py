@@ -20,6 +20,7 @@ import numpy as np
 
 from bench import workloads_array as _array
 from bench import workloads_effects as _effects
+from bench import workloads_extend as _extend
 from bench import workloads_layout as _layout
 from bench import workloads_random as _random
 from bench import workloads_sharding as _sharding
@@ -38,6 +39,7 @@ AGGREGATE = {
     **_effects.AGGREGATE,
     **_sharding.AGGREGATE,
     **_layout.AGGREGATE,
+    **_extend.AGGREGATE,
 }
 # Host devices a workload needs; the others run on the default single device. A worker runs only
 # the workloads of its device count (bench/run.py starts one per count, with the XLA_FLAGS).
@@ -165,6 +167,7 @@ WORKLOADS.update(_array.WORKLOADS)
 WORKLOADS.update(_effects.WORKLOADS)
 WORKLOADS.update(_sharding.WORKLOADS)
 WORKLOADS.update(_layout.WORKLOADS)
+WORKLOADS.update(_extend.WORKLOADS)
 
 
 def run(

@@ -42,9 +42,14 @@ assert_type(ad.primitive_transposes[p], Callable[..., Sequence[Any]])
 assert_type(batching.primitive_batchers[p], Callable[..., tuple[Any, Any]])
 assert_type(p in ad.primitive_jvps, bool)
 assert_type(ad.Zero(abstract(core.ShapedArray((2,), np.dtype(np.float32)), k=1)).aval, core.ShapedArray)
-operand: object = 3.0
-if ad.is_undefined_primal(operand):
-    assert_type(operand, ad.UndefinedPrimal)
+
+
+def narrow(operand: object) -> None:
+    if ad.is_undefined_primal(operand):
+        assert_type(operand, ad.UndefinedPrimal)
+
+
+narrow(3.0)
 
 closed = core.ClosedJaxpr(core.Jaxpr([], [], [], []), [])
 assert_type(closed.jaxpr.eqns, list[core.JaxprEqn])

@@ -6,6 +6,7 @@ from jax_core._src.core.effects import partial_eval_kept_effects as partial_eval
 from jax_core._src.core.jaxpr import Atom as Atom, ClosedJaxpr as ClosedJaxpr, Jaxpr as Jaxpr, JaxprEqn as JaxprEqn, Literal as Literal, Var as Var
 from jax_core._src.core.primitive import Primitive as Primitive
 from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, current_trace as current_trace, get_aval as get_aval, set_current_trace as set_current_trace
+from jax_core._src.dtypes import float0 as float0
 from jax_core._src.interpreters.ad_util import UndefinedPrimal as UndefinedPrimal, Zero as Zero, add_tangents as add_tangents, instantiate_zeros as instantiate_zeros, is_differentiable as is_differentiable, tangent_aval as tangent_aval
 from jax_core._src.interpreters.partial_eval import PartialEvalTrace as PartialEvalTrace
 from jax_core._src.interpreters.staging import DebugInfo as DebugInfo, JaxprTrace as JaxprTrace, trace_to_jaxpr as trace_to_jaxpr
@@ -48,6 +49,9 @@ class JVPTrace(Trace):
         every tangent is zero): how ``custom_jvp``/``custom_vjp`` functions whose Python control
         flow depends on values differentiate outside ``jit``, on the primals themselves."""
 
+def _check_rule_tangent(primitive: Primitive, primal: Any, tangent: Any) -> None:
+    """A ``ValueError`` naming the primitive when its jvp rule returned a tangent whose shape
+    does not match its primal output's (or an inexact tangent for an integer output)."""
 def _check_tangent(primal: Any, tangent: Any) -> None: ...
 def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
     """Forward mode on flat lists: ``fun(*primals)`` and its directional derivative."""

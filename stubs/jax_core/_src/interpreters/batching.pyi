@@ -54,6 +54,9 @@ class BatchTrace(Trace):
     def _names_me(self, params: dict[str, Any]) -> bool: ...
     def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         """Applies ``primitive``'s batching rule (or the primitive itself if nothing is batched)."""
+    def _check_out_dim(self, primitive: Primitive, out: Any, dim: object) -> None:
+        """A ``ValueError`` naming the primitive when its batching rule returned a batch dimension
+        that is not an axis of its output of this vmap's size."""
 
 def _describe_arg(names: Sequence[str] | None, i: int) -> str: ...
 def infer_axis_size(args: Sequence[Any], in_dims: Sequence[int | None], axis_size: int | None, arg_names: Sequence[str] | None = None) -> int:
