@@ -439,3 +439,22 @@ def test_public_names_cover_jax_0_12() -> None:
         doc = mod.__doc__ or ""
         missing = [n for n in names if not hasattr(mod, n) and f"``{n}``" not in doc and n not in ("annotations", "os", "traceback_util")]
         assert not missing, f"{name}: {missing} neither present nor listed as left out"
+
+
+def test_rules_of_the_wrong_arity_are_named() -> None:
+    two_operands = core.Primitive("test_arity")
+    two_operands.def_abstract_eval(lambda x, y: x)
+    with pytest.raises(TypeError, match=r"abstract evaluation rule of primitive 'test_arity' \(.*\) cannot be called with 3 operands"):
+        jax.make_jaxpr(lambda a: two_operands.bind(a, a, a))(X)
+    mlir.register_lowering(two_operands, lambda ctx, x: [x])
+    with pytest.raises(TypeError, match=r"lowering rule of primitive 'test_arity' \(.*\) cannot be called with 3 operands"):
+        jax.jit(two_operands.bind)(X, Y)
+    # A TypeError raised inside a rule that does take its arguments is left as it is.
+    inner_error = core.Primitive("test_inner_type_error")
+    inner_error.def_abstract_eval(lambda x: x.no_such_method())
+    with pytest.raises(AttributeError):
+        jax.make_jaxpr(inner_error.bind)(X)
+    bad_math = core.Primitive("test_bad_math")
+    bad_math.def_abstract_eval(lambda x: x + "s")
+    with pytest.raises(TypeError, match="unsupported operand"):
+        jax.make_jaxpr(bad_math.bind)(X)

@@ -261,7 +261,11 @@ class Primitive:
         rule = self.rules.abstract_eval
         if rule is None:
             raise NotImplementedError(f"Abstract evaluation for '{self.name}' not implemented")
-        out = rule(*avals, **params)
+        try:
+            out = rule(*avals, **params)
+        except TypeError as e:
+            raise_if_misfit(self, "abstract evaluation", rule, avals, params, e)
+            raise
         outs = _checked_avals(self, out)
         vma_rule = self.rules.vma
         if vma_rule is not None:
@@ -287,6 +291,26 @@ _MISSING = {
     "transpose": "Transpose rule (for reverse-mode differentiation) for '{name}' not implemented",
     "batch": "Batching rule for '{name}' not implemented",
 }
+
+
+def raise_if_misfit(
+    prim: Primitive, kind: str, rule: Callable[..., Any], args: Sequence[object], params: dict[str, Any], error: TypeError
+) -> None:
+    """After ``rule(*args, **params)`` raised ``error``: a ``TypeError`` naming the primitive and
+    the rule when the rule does not take those arguments (a rule written for another arity or
+    other params), rather than Python's message about an anonymous function."""
+    import inspect
+
+    try:
+        inspect.signature(rule).bind(*args, **params)
+    except TypeError as misfit:
+        name = getattr(rule, "__qualname__", repr(rule))
+        raise TypeError(
+            f"The {kind} rule of primitive '{prim.name}' ({name}) cannot be called with {len(args)} "
+            f"operands and params {sorted(params)}: {misfit}"
+        ) from error
+    except ValueError:  # no signature to check (a builtin): the original error stands
+        return
 
 
 def _checked_avals(prim: Primitive, out: object) -> list[ShapedArray]:

@@ -15,7 +15,7 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.effects import Effect, ordered_in
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from jax_core._src.core.primitive import LowerRule, Primitive
+from jax_core._src.core.primitive import LowerRule, Primitive, raise_if_misfit
 from jax_core._src.lib.mlir import func, ir
 from jax_core._src.lowering import hlo
 from jax_core._src.lowering import sdy
@@ -182,11 +182,16 @@ def lower_jaxpr_body(
             raise NotImplementedError(f"MLIR translation rule for primitive '{eqn.primitive.name}' not found for platform cpu")
         ctx = LoweringRuleContext([a.aval for a in eqn.invars], [v.aval for v in eqn.outvars], eqn.primitive)
         names = eqn.source_info.name_stack if eqn.source_info is not None else ()
-        if names:  # named_scope: the op's location names it (and XLA's op_name metadata)
-            with ir.Location.name("/".join((*names, eqn.primitive.name))):
-                out = rule(ctx, *map(read, eqn.invars), **eqn.params)
-        else:
-            out = rule(ctx, *map(read, eqn.invars), **eqn.params)
+        operands = list(map(read, eqn.invars))
+        try:
+            if names:  # named_scope: the op's location names it (and XLA's op_name metadata)
+                with ir.Location.name("/".join((*names, eqn.primitive.name))):
+                    out = rule(ctx, *operands, **eqn.params)
+            else:
+                out = rule(ctx, *operands, **eqn.params)
+        except TypeError as e:
+            raise_if_misfit(eqn.primitive, "lowering", rule, [ctx, *operands], eqn.params, e)
+            raise
         outs = _checked_results(eqn, out)
         for v, x in zip(eqn.outvars, outs):
             env[v] = x
