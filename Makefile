@@ -25,7 +25,8 @@ PY       := $(VENV)/bin/python
 STAMP    := $(VENV)/.installed-dev
 JAX_VENV := .venv-jax
 JAX_PIN  := jax==0.12.0.1
-JAX_STAMP := $(JAX_VENV)/.installed-jax
+JAX_DEPS := flatbuffers  # what the oracle's jax.export serialization needs
+JAX_STAMP := $(JAX_VENV)/.installed-jax-export
 
 # `runs DIR` is "ok" when DIR/bin/python runs and is >= 3.12; a venv that fails it (moved, or its
 # base Python removed) is rebuilt. `make_venv DIR` (re)creates DIR with the interpreter found.
@@ -53,8 +54,8 @@ $(STAMP): pyproject.toml setup.py $(if $(call runs,$(VENV)),,FORCE)
 
 $(JAX_STAMP): $(if $(call runs,$(JAX_VENV)),,FORCE)
 	$(call make_venv,$(JAX_VENV))
-	@echo "==> pip install $(JAX_PIN) into $(JAX_VENV)"
-	@$(JAX_VENV)/bin/python -m pip install -qq '$(JAX_PIN)'
+	@echo "==> pip install $(JAX_PIN) $(JAX_DEPS) into $(JAX_VENV)"
+	@$(JAX_VENV)/bin/python -m pip install -qq '$(JAX_PIN)' $(JAX_DEPS)
 	@touch $@
 
 demo: $(STAMP)

@@ -58,6 +58,9 @@ ROWS: list[tuple[str, str, str, float]] = [
     ("layout_dispatch", "(u) jit dispatch, committed column-major", "us/call", 1.0),
     ("custom_primitive_step", "(v) jit(vmap(grad)) of a jax.extend primitive", "us/call", 1.0),
     ("custom_primitive_compile", "(w) trace+compile of that, user rules", "ms", 1.0),
+    ("export_serialize", "(x) export+serialize MLP train step", "ms", 1.0),
+    ("deserialize_first_call", "(y) deserialize + first exp.call of it", "ms", 1.0),
+    ("exported_call", "(z) steady-state eager exp.call of it", "us/call", 1.0),
 ]
 AGGREGATE = {
     "dispatch": "min",
@@ -85,6 +88,9 @@ AGGREGATE = {
     "layout_dispatch": "min",
     "custom_primitive_step": "min",
     "custom_primitive_compile": "median",
+    "export_serialize": "median",
+    "deserialize_first_call": "median",
+    "exported_call": "min",
 }
 # Host CPU devices a row's workers need (as bench/workloads.py's DEVICES); unlisted rows: 1.
 DEVICES = {"sharded_matmul": 8, "shard_map_train_step": 8, "sharded_dispatch": 8}

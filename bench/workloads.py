@@ -20,6 +20,7 @@ import numpy as np
 
 from bench import workloads_array as _array
 from bench import workloads_effects as _effects
+from bench import workloads_export as _export
 from bench import workloads_extend as _extend
 from bench import workloads_layout as _layout
 from bench import workloads_random as _random
@@ -40,6 +41,7 @@ AGGREGATE = {
     **_sharding.AGGREGATE,
     **_layout.AGGREGATE,
     **_extend.AGGREGATE,
+    **_export.AGGREGATE,
 }
 # Host devices a workload needs; the others run on the default single device. A worker runs only
 # the workloads of its device count (bench/run.py starts one per count, with the XLA_FLAGS).
@@ -168,6 +170,7 @@ WORKLOADS.update(_effects.WORKLOADS)
 WORKLOADS.update(_sharding.WORKLOADS)
 WORKLOADS.update(_layout.WORKLOADS)
 WORKLOADS.update(_extend.WORKLOADS)
+WORKLOADS.update(_export.WORKLOADS)
 
 
 def run(

@@ -12,6 +12,7 @@ from jax_core import dlpack as dlpack
 from jax_core import dtypes as dtypes
 from jax_core import errors as errors
 from jax_core import experimental as experimental
+from jax_core import export as export
 from jax_core import ffi as ffi
 from jax_core import flatten_util as flatten_util
 from jax_core import image as image

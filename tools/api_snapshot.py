@@ -30,6 +30,7 @@ MODULES = [
     "jax_core.debug",
     "jax_core.experimental",
     "jax_core.experimental.layout",
+    "jax_core.export",
     "jax_core.extend.backend",
     "jax_core.extend.core",
     "jax_core.extend.core.primitives",

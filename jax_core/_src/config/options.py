@@ -323,6 +323,10 @@ compilation_cache_include_metadata_in_key: Flag[bool] = bool_state(
     "jax_compilation_cache_include_metadata_in_key", False,
     "Include source locations and names in persistent cache keys.", support="default-only",
 )  # fmt: skip
+export_calling_convention_version: Flag[int | None] = int_state(
+    "jax_export_calling_convention_version", 10,
+    "The calling convention version jax.export lowers for (9..10; see docs/export.md).",
+)  # fmt: skip
 compilation_cache_check_contents: Flag[bool] = bool_state(
     "jax_compilation_cache_check_contents", False,
     "Compile anyway on a persistent cache hit, and check the cached executable matches.", support="default-only",
@@ -349,7 +353,7 @@ _DEFAULT_ONLY_BOOLS = {
 _DEFAULT_ONLY_INTS: dict[str, int | None] = {
     "jax_captured_constants_report_frames": 0, "jax_captured_constants_warn_bytes": 2_000_000_000,
     "jax_cpu_get_global_topology_timeout_minutes": 5, "jax_cpu_get_local_topology_timeout_minutes": 2,
-    "jax_embedded_constants_max_bytes": 32, "jax_export_calling_convention_version": 10,
+    "jax_embedded_constants_max_bytes": 32,
     "jax_serialization_version": 0, "jax_traceback_in_locations_limit": 100,
     "jax_share_binary_between_hosts_timeout_ms": 1_200_000, "jax_xla_profile_version": 0,
 }  # fmt: skip

@@ -34,6 +34,11 @@ def order_axes(names: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(sorted(names, key=lambda n: (_axis_order.get(n, len(_axis_order)), str(n))))
 
 
+def _dtype_name(dtype: np.dtype[Any]) -> str:
+    """The dtype's name as JAX prints avals (``float0``, whose numpy name is ``void``)."""
+    return "float0" if dtype == dtypes.float0 else dtype.name
+
+
 class ShapedArray:
     """The abstract value of an array: its shape, dtype and weak-type flag, and (inside
     ``shard_map``) ``vma``, the mesh axes along which its per-device values vary."""
@@ -107,11 +112,11 @@ class ShapedArray:
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.dtype.name}[{','.join(map(str, self.shape))}]{weak})"
+        return f"ShapedArray({_dtype_name(self.dtype)}[{','.join(map(str, self.shape))}]{weak})"
 
     def __str__(self) -> str:
         weak = "~" if self.weak_type else ""
-        return f"{weak}{self.dtype.name}[{','.join(map(str, self.shape))}]{self._vma_str()}"
+        return f"{weak}{_dtype_name(self.dtype)}[{','.join(map(str, self.shape))}]{self._vma_str()}"
 
 
 AVAL_SCALAR_TYPES: Final = (bool, int, float, complex)

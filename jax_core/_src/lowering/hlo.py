@@ -47,6 +47,8 @@ def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value[ir.Type]:
     if dtypes.is_extended_dtype(ext):
         val = ext._rules.physical_const(val)  # pyright: ignore[reportPrivateUsage]
     arr = np.asarray(val, dtype=dtype)
+    if arr.dtype == dtypes.float0:  # no data: the zeros of its ``i1`` type
+        arr = np.zeros(arr.shape, np.bool_)
     if arr.ndim > 0 and arr.size > 1:
         first = arr.reshape(-1)[:1]
         if bool(np.all(arr == first[0])) and not np.isnan(first.astype(np.complex128)).any():
@@ -108,3 +110,17 @@ def token_type() -> ir.Type:
     """XLA's token type (``!stablehlo.token``)."""
     token: ir.Type = hlo.TokenType.get()
     return token
+
+
+def select_int32(index: ir.Value[ir.Type], values: Sequence[int]) -> ir.Value[ir.Type]:
+    """``values[index]`` as an ``i32`` scalar, for a scalar integer ``index`` in range (a
+    ``stablehlo.case`` whose branches return constants: how a platform index is mapped)."""
+    i32 = ir.RankedTensorType.get([], ir.IntegerType.get_signless(32))
+    if ir.RankedTensorType(index.type).element_type != i32.element_type:
+        index = hlo.convert(i32, index)
+    case = hlo.CaseOp([i32], index, len(values))
+    for region, value in zip(case.regions, values, strict=True):
+        with ir.InsertionPoint(region.blocks.append()):
+            hlo.return_([constant(np.int32(value))])
+    result: ir.Value[ir.Type] = case.result
+    return result

@@ -67,8 +67,9 @@ _SUB_BYTE_INTS: dict[np.dtype[Any], tuple[int, bool]] = {
 
 
 def dtype_to_ir_type(dtype: np.dtype[Any]) -> ir.Type:
-    """The MLIR element type of a dtype (must be called inside a context)."""
-    if dtype == np.bool_:
+    """The MLIR element type of a dtype (must be called inside a context); ``float0`` (the
+    tangent of integers, which holds no data) is ``i1``, as in JAX."""
+    if dtype == np.bool_ or dtype == dtypes.float0:
         return ir.IntegerType.get_signless(1)
     if dtype.kind == "i":
         return ir.IntegerType.get_signless(dtype.itemsize * 8)

@@ -38,6 +38,13 @@ class ModuleContext:
     """The mesh axes the code being lowered sees per device (inside ``shard_map``)."""
     channels: list[int] = dataclasses.field(default_factory=lambda: [0])
     """The last channel id a collective used (each cross-device collective needs its own)."""
+    platforms: tuple[str, ...] = ("cpu",)
+    """The platforms the module is lowered for (several for a multi-platform export)."""
+    module: ir.Module | None = None
+    """The module being built (a rule that adds functions to it, e.g. an exported call's)."""
+    platform_index: ir.Value[ir.Type] | None = None
+    """With several ``platforms``: ``main``'s argument holding the index of the platform the
+    module runs on (``jax.global_constant = "_platform_index"``)."""
 
     def next_channel(self) -> int:
         """A fresh channel id for a collective."""
@@ -103,8 +110,10 @@ class LoweringRuleContext:
 
     @property
     def platforms(self) -> tuple[str, ...]:
-        """The platforms the module is lowered for (jax_core compiles for the CPU)."""
-        return ("cpu",)
+        """The platforms the module is lowered for (jax_core compiles for the CPU; an export
+        may lower for several)."""
+        context = _current_module.context
+        return ("cpu",) if context is None else context.platforms
 
     def replace(self, **changes: Any) -> LoweringRuleContext:
         """A copy with some fields changed (e.g. ``avals_in`` for a rule that lowers a helper)."""
@@ -291,20 +300,27 @@ def lower_closed_jaxpr(
     spmd: SpmdLayout | None = None,
     arg_layouts: Sequence[str | None] | None = None,
     result_layouts: Sequence[str | None] | None = None,
+    platforms: Sequence[str] = ("cpu",),
+    arg_names: Sequence[str] | None = None,
+    result_infos: Sequence[str] | None = None,
 ) -> LoweredModule:
     """Lowers a closed jaxpr to a module whose ``main`` takes the jaxpr's inputs (with ``spmd``:
     partitioned over a mesh, its parameters and results annotated with their shardings; with
     ``arg_layouts``/``result_layouts``: their ``mhlo.layout_mode``s, ``"auto"`` or an XLA layout
-    such as ``"{0,1}"``, ``None`` for the default)."""
+    such as ``"{0,1}"``, ``None`` for the default). With several ``platforms`` (an export),
+    ``main`` first takes the index of the platform it runs on; ``arg_names`` become the locations
+    of ``main``'s array parameters, ``result_infos`` the ``jax.result_info`` of its results."""
     jaxpr = closed.jaxpr
     in_avals = tuple(jaxpr.in_avals)
     out_avals = tuple(jaxpr.out_avals)
     donated = tuple(donated_invars) if donated_invars is not None else (False,) * len(in_avals)
     ordered = tuple(ordered_in(jaxpr.effects))
     ctx = make_ir_context()
-    context = ModuleContext(mesh_shape=None if spmd is None else spmd.mesh_shape)
+    context = ModuleContext(mesh_shape=None if spmd is None else spmd.mesh_shape, platforms=tuple(platforms))
+    indexed = len(platforms) > 1
     with ctx, ir.Location.unknown(), lowering_module(context):
         module = ir.Module.create()
+        context.module = module
         module.operation.attributes["sym_name"] = ir.StringAttr.get(_module_name(name))
         i32 = ir.IntegerType.get_signless(32)
         partitions = 1 if spmd is None else spmd.num_partitions
@@ -313,13 +329,15 @@ def lower_closed_jaxpr(
             sdy.add_mesh(module, spmd.mesh_shape)
         module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
         token_types: list[ir.Type] = [hlo.token_type() for _ in ordered]
-        in_types = [*token_types, *(value_ir_type(a) for a in in_avals)]
+        index_types: list[ir.Type] = [ir.RankedTensorType.get([], i32)] if indexed else []
+        in_types = [*index_types, *token_types, *(value_ir_type(a) for a in in_avals)]
         out_types = [*token_types, *(value_ir_type(a) for a in out_avals)]
         token_attr = ir.DictAttr.get({"jax.token": ir.BoolAttr.get(True)})
         with ir.InsertionPoint(module.body):
             fn = func.FuncOp("main", ir.FunctionType.get(in_types, out_types))
             fn.attributes["sym_visibility"] = ir.StringAttr.get("public")
-            arg_attrs: list[ir.Attribute] = [token_attr for _ in ordered]
+            index_attr = ir.DictAttr.get({"jax.global_constant": ir.StringAttr.get("_platform_index")})
+            arg_attrs: list[ir.Attribute] = [*(index_attr for _ in index_types), *(token_attr for _ in ordered)]
             aliased: set[int] = set()
             for i, aval in enumerate(in_avals):
                 attrs: dict[str, ir.Attribute] = {}
@@ -341,7 +359,8 @@ def lower_closed_jaxpr(
             fn.arg_attrs = ir.ArrayAttr.get(arg_attrs)
             result_attrs: list[ir.Attribute] = [token_attr for _ in ordered]
             for i, aval in enumerate(out_avals):
-                attrs = {"jax.result_info": ir.StringAttr.get(_result_info(i, len(out_avals)))}
+                info = _result_info(i, len(out_avals)) if result_infos is None else result_infos[i]
+                attrs = {"jax.result_info": ir.StringAttr.get(info)}
                 out_spec = None if spmd is None else spmd.result_specs[i]
                 if out_spec is not None:
                     attrs["sdy.sharding"] = sdy.sharding_attr(out_spec, aval.ndim)
@@ -350,10 +369,14 @@ def lower_closed_jaxpr(
                     attrs["mhlo.layout_mode"] = ir.StringAttr.get(mode)
                 result_attrs.append(ir.DictAttr.get(attrs))
             fn.result_attrs = ir.ArrayAttr.get(result_attrs)
-            entry = fn.add_entry_block()
+            unknown = ir.Location.unknown()
+            names = [unknown] * len(in_avals) if arg_names is None else [ir.Location.name(n) for n in arg_names]
+            entry = fn.add_entry_block([*(unknown for _ in (*index_types, *ordered)), *names])
             with ir.InsertionPoint(entry):
                 consts = [hlo.constant(c) for c in closed.consts]
                 params: list[ir.Value[ir.Type]] = list(entry.arguments)
+                if indexed:
+                    context.platform_index, params = params[0], params[1:]
                 context.tokens.update(zip(ordered, params[: len(ordered)]))
                 outs = lower_jaxpr_body(jaxpr, consts, params[len(ordered) :])
                 func.ReturnOp([*(context.tokens[e] for e in ordered), *outs])

@@ -54,9 +54,9 @@ def dims_text(spec: PartitionSpec, ndim: int, *, open_rest: bool = False) -> str
     return "[" + ", ".join(parts) + "]"
 
 
-def sharding_text(spec: PartitionSpec, ndim: int) -> str:
-    """``<@mesh, [{"x"}, {}]>``: a value's sharding on the module's mesh."""
-    return f"<@{MESH_NAME}, {dims_text(spec, ndim)}>"
+def sharding_text(spec: PartitionSpec, ndim: int, mesh_name: str = MESH_NAME) -> str:
+    """``<@mesh, [{"x"}, {}]>``: a value's sharding on the module's mesh (or on ``mesh_name``)."""
+    return f"<@{mesh_name}, {dims_text(spec, ndim)}>"
 
 
 def sharding_attr(spec: PartitionSpec, ndim: int) -> ir.Attribute:
@@ -64,11 +64,14 @@ def sharding_attr(spec: PartitionSpec, ndim: int) -> ir.Attribute:
     return ir.Attribute.parse(f"#sdy.sharding{sharding_text(spec, ndim)}")
 
 
-def sharding_constraint(value: ir.Value[ir.Type], spec: PartitionSpec, ndim: int) -> ir.Value[ir.Type]:
-    """``sdy.sharding_constraint value <@mesh, ...>``: ``value`` laid out as ``spec`` here."""
+def sharding_constraint(
+    value: ir.Value[ir.Type], spec: PartitionSpec, ndim: int, mesh_name: str = MESH_NAME
+) -> ir.Value[ir.Type]:
+    """``sdy.sharding_constraint value <@mesh, ...>``: ``value`` laid out as ``spec`` here (over
+    the module's mesh, or the mesh ``mesh_name``)."""
     from jax_core._src.lib.mlir import sdy
 
-    op = sdy.ShardingConstraintOp(value, ir.Attribute.parse(f"#sdy.sharding{sharding_text(spec, ndim)}"))
+    op = sdy.ShardingConstraintOp(value, ir.Attribute.parse(f"#sdy.sharding{sharding_text(spec, ndim, mesh_name)}"))
     out: ir.Value[ir.Type] = op.result
     return out
 

@@ -209,9 +209,10 @@ _OVERRIDES: dict[Primitive, LowerRule] = {
 
 
 _PASS_THROUGH = frozenset(
-    {"squeeze", "concatenate", "rev", "stop_gradient", "name", "copy", "optimization_barrier"}
+    {"squeeze", "concatenate", "rev", "stop_gradient", "name", "copy", "optimization_barrier", "call_exported"}
 )
-"""Primitives whose own lowering is right for keys (they only use the avals' MLIR types)."""
+"""Primitives whose own lowering is right for keys (they only use the avals' MLIR types; an
+exported module takes and returns keys as their data)."""
 
 
 def lowering_rule(

@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.trace import get_aval
+from jax_core._src.export.serialization import DTYPE_KEY_RBG, DTYPE_KEY_UNSAFE_RBG, register_dtype_code
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.rng import rng_bit_generator
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
-from jax_core._src.random.keys import PRNGImpl, Shape, register_prng
+from jax_core._src.random.keys import KeyTy, PRNGImpl, Shape, register_prng
 from jax_core._src.random.threefry import threefry_fold_in, threefry_seed, threefry_split
 from jax_core._src.typing.basearray import Array
 
@@ -120,3 +121,5 @@ unsafe_rbg_prng_impl: PRNGImpl = PRNGImpl(
 
 register_prng(rbg_prng_impl)
 register_prng(unsafe_rbg_prng_impl)
+register_dtype_code(KeyTy(rbg_prng_impl), DTYPE_KEY_RBG)  # jax.export's codes for the key dtypes
+register_dtype_code(KeyTy(unsafe_rbg_prng_impl), DTYPE_KEY_UNSAFE_RBG)

@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.trace import get_aval
+from jax_core._src.export.serialization import DTYPE_KEY_FRY, register_dtype_code
 from jax_core._src.lax.control_flow.loops import fori_loop
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
-from jax_core._src.random.keys import PRNGImpl, Shape, register_prng
+from jax_core._src.random.keys import KeyTy, PRNGImpl, Shape, register_prng
 from jax_core._src.typing.basearray import Array
 
 _U32 = np.dtype(np.uint32)
@@ -172,3 +173,4 @@ threefry_prng_impl: PRNGImpl = PRNGImpl(
 """JAX's default PRNG implementation (keys ``key<fry>``, data ``uint32[2]``)."""
 
 register_prng(threefry_prng_impl)
+register_dtype_code(KeyTy(threefry_prng_impl), DTYPE_KEY_FRY)  # jax.export's code for key<fry>

@@ -67,7 +67,8 @@ from jax_core._src.tree.tree_util import (
 )
 from jax_core._src.typing.basearray import Array
 
-from jax_core._src.sharding.shardings import Device, Sharding
+from jax_core._src.sharding.mesh import Mesh
+from jax_core._src.sharding.shardings import Device, NamedSharding, Sharding
 
 if TYPE_CHECKING:
     from jax_core._src.transforms.api import Jitted
@@ -143,6 +144,23 @@ class _FastpathData(NamedTuple):
     kept_var_bitvec: Any
     in_device_local_layouts: Any
     const_args: Any
+
+
+class ExportTrace(NamedTuple):
+    """A jitted function traced for ``jax.export`` (``_JitFunction.trace_for_export``)."""
+
+    fun_name: str
+    jaxpr: ClosedJaxpr
+    in_tree: PyTreeDef
+    out_tree: PyTreeDef
+    donated: list[bool]
+    arg_names: list[str]
+    mesh: Mesh | None
+    """The mesh a call is partitioned over (``None``: one device)."""
+    in_shardings: tuple[NamedSharding | None, ...]
+    """Over ``mesh``, each argument leaf's sharding (``None``: the partitioner's choice)."""
+    out_shardings: tuple[NamedSharding | None, ...]
+    """Over ``mesh``, each result leaf's sharding (``None``: the partitioner's choice)."""
 
 
 class _Entry(NamedTuple):
@@ -543,6 +561,21 @@ class _JitFunction:
         """Traces for these (possibly abstract) arguments; returns the ``Traced`` stage."""
         entry, _, donated, key = self._trace(args, kwargs)
         return Traced(entry.jaxpr, lambda: self._lower(entry, donated, key), entry.out_tree)
+
+    def trace_for_export(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> ExportTrace:
+        """What ``jax.export`` lowers: the jaxpr for these (possibly abstract) arguments, the
+        pytrees of ``(args, kwargs)`` and of the results, and each argument leaf's name."""
+        entry, _, donated, key = self._trace(args, kwargs)
+        names = self._split(args, kwargs)[4]
+        in_tree = cast(tuple[Any, ...], key)[0]
+        where = entry.where
+        if not isinstance(where, SpmdPlan):
+            return ExportTrace(self.name, entry.jaxpr, in_tree, entry.out_tree, donated, names, None, (), ())
+        requested = jit_shardings.out_leaf_shardings(self.out_shardings, entry.out_tree)
+        outs = jit_shardings.out_shardings_on(where, requested, entry.jaxpr.out_avals)
+        return ExportTrace(
+            self.name, entry.jaxpr, in_tree, entry.out_tree, donated, names, where.mesh, where.in_shardings, outs
+        )
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered[Any, Any]:
         """Traces and lowers to StableHLO for these (possibly abstract) arguments."""

@@ -28,17 +28,17 @@ BranchesPlatforms = tuple[tuple[str, ...] | None, ...]
 """For each branch, the platforms it serves (None: the default branch)."""
 
 
-def _platform_index(platforms: BranchesPlatforms) -> int:
+def _platform_index(platforms: BranchesPlatforms, platform: str = PLATFORM) -> int:
     default: int | None = None
     for i, ps in enumerate(platforms):
         if ps is None:
             default = i
-        elif PLATFORM in ps:
+        elif platform in ps:
             return i
     if default is None:
         raise NotImplementedError(
             f"MLIR translation rule for primitive 'platform_index(platforms={platforms})' not "
-            f"found for platform {PLATFORM}"
+            f"found for platform {platform}"
         )
     return default
 
@@ -48,7 +48,13 @@ def _platform_index_abstract_eval(*, platforms: BranchesPlatforms) -> ShapedArra
 
 
 def _platform_index_lower(ctx: LoweringRuleContext, *, platforms: BranchesPlatforms) -> ir.Value[ir.Type]:
-    return hlo_util.constant(np.int32(_platform_index(platforms)))
+    # A module lowered for several platforms (an export) picks the branch of the platform it
+    # runs on, from ``main``'s platform-index argument.
+    branch = [_platform_index(platforms, p) for p in ctx.platforms]
+    index = ctx.module_context.platform_index if len(branch) > 1 else None
+    if index is None or len(set(branch)) == 1:
+        return hlo_util.constant(np.int32(branch[0]))
+    return hlo_util.select_int32(index, branch)
 
 
 def _platform_index_jvp(
