@@ -4,6 +4,11 @@ Run with the interpreter of the venv that has real JAX installed::
 
     .venv-jax/bin/python tools/record_export_goldens.py
 
+and, for the artifacts jax_core writes (named ``jax_core__<case>``; the compatibility promise
+covers them too), under jax_core's ``jax`` compatibility runner::
+
+    .venv/bin/python -m jax_core.compat tools/record_export_goldens.py
+
 For each case it writes ``<name>.bin`` (``exported.serialize(vjp_order)``) and ``<name>.json``:
 
 * ``args``/``kwargs``: the inputs to call the function with, exact by construction (small
@@ -208,9 +213,10 @@ def _record(case: Case) -> None:
         if case.vjp_order >= 2:
             meta["grad2"] = encode(jax.grad(lambda x: jnp.sum(jax.grad(loss)(x)))(case.args[0]))
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"{case.name}.bin").write_bytes(bytes(blob))
-    (OUT / f"{case.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
-    print(f"{case.name}: {len(blob)} bytes, vjp_order={case.vjp_order}")
+    name = case.name if jax.__name__ == "jax" else f"{jax.__name__}__{case.name}"
+    (OUT / f"{name}.bin").write_bytes(bytes(blob))
+    (OUT / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"{name}: {len(blob)} bytes, vjp_order={case.vjp_order}")
 
 
 def main() -> None:
