@@ -122,8 +122,15 @@ def run(path, case):
     return leaves(out)
 
 for case in rec.CASES:
+    try:
+        theirs = run({goldens!r} + "/" + case.name + ".bin", case)
+    except jax.errors.JaxRuntimeError as e:
+        # XLA's CPU backend limited to an old ISA (--xla_cpu_max_isa=SSE4_2) cannot compile
+        # float16 arithmetic at all: JAX fails on its own artifact.
+        assert "Failed to materialize symbols" in str(e), e
+        print("skip", case.name)
+        continue
     ours = run({goldens!r} + "/jax_core__" + case.name + ".bin", case)
-    theirs = run({goldens!r} + "/" + case.name + ".bin", case)
     assert len(ours) == len(theirs), case.name
     for a, b in zip(ours, theirs):
         assert (a.dtype, a.shape) == (b.dtype, b.shape), (case.name, a.dtype, b.dtype)
@@ -147,5 +154,6 @@ def test_jax_runs_the_artifacts_jax_core_wrote() -> None:
     source = _JAX_RUNS_JAX_CORE_GOLDENS.format(root=str(root), goldens=str(_goldens.GOLDENS))
     done = subprocess.run([str(client.python()), "-c", source], capture_output=True, text=True, timeout=300, cwd=root, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    ran = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("ok ")]
+    ran = [line.split()[1] for line in done.stdout.splitlines() if line.startswith(("ok ", "skip "))]
     assert sorted(ran) == sorted(n for n in _goldens.NAMES if not n.startswith("jax_core__"))
+    assert sum(line.startswith("ok ") for line in done.stdout.splitlines()) >= len(ran) - 1
