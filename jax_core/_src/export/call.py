@@ -131,7 +131,7 @@ def _merge_into_current_module(exported: Exported) -> tuple[str, ir.FunctionType
     return renamed["main"], main_type, mesh_name
 
 
-def _check_devices(ctx: LoweringRuleContext, exported: Exported) -> None:
+def _check_devices(exported: Exported) -> None:
     shape = module_context().mesh_shape
     here = 1 if shape is None else math.prod(size for _, size in shape)
     if exported.nr_devices != 1 and here != exported.nr_devices:
@@ -143,7 +143,7 @@ def _check_devices(ctx: LoweringRuleContext, exported: Exported) -> None:
 
 def _lower(ctx: LoweringRuleContext, *args: ir.Value[ir.Type], exported: Exported) -> list[ir.Value[ir.Type]]:
     indices = check_platforms(exported.fun_name, exported.platforms, exported.disabled_safety_checks, ctx.platforms)
-    _check_devices(ctx, exported)
+    _check_devices(exported)
     name, main_type, mesh_name = _merge_into_current_module(exported)
     operands: list[ir.Value[ir.Type]] = []
     if len(exported.platforms) > 1:
@@ -201,7 +201,7 @@ def _call_vjp(exp_vjp: Exported, args: Sequence[Any]) -> list[Any]:
     def dense_vjp(*dense: Any) -> list[Any]:
         it = iter(dense)
         full = [np.zeros(a.shape, dtypes.float0) if f else next(it) for a, f in zip(exp_vjp.in_avals, float0_in)]
-        outs = tree_flatten(call_exported(exp_vjp)(*full))[0]
+        outs = tree_flatten(exp_vjp.call(*full))[0]
         return [o for o, f in zip(outs, float0_out, strict=True) if not f]
 
     dense_outs = iter(jit(dense_vjp)(*(a for a, f in zip(args, float0_in, strict=True) if not f)))

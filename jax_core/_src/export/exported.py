@@ -181,9 +181,14 @@ class Exported:
         """Calls the exported function with arguments of the pytree structure, shapes and dtypes
         it was exported for, eagerly or inside ``jit``; differentiable with ``grad`` up to the
         serialized ``vjp_order``. Returns the results with ``out_tree``'s structure."""
+        return self._caller(*args, **kwargs)
+
+    @functools.cached_property
+    def _caller(self) -> Callable[..., Any]:
+        # Built once per ``Exported`` (its ``custom_vjp`` and checks), not on every call.
         from jax_core._src.export.call import call_exported  # call.py imports this module
 
-        return call_exported(self)(*args, **kwargs)
+        return call_exported(self)
 
 
 def parse_module(exported: Exported, context: ir.Context) -> ir.Module:
