@@ -10,6 +10,7 @@ import numpy as np
 from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
+from jax_core._src.core.shape_poly import is_symbolic_dim
 
 if TYPE_CHECKING:
     from jax_core._src.layout.formats import Format, Layout
@@ -142,6 +143,9 @@ def canonical_shape(shape: object, context: str) -> tuple[int, ...]:
         )
     out: list[int] = []
     for d in items:
+        if is_symbolic_dim(d):  # shape polymorphism: a symbolic dimension is non-negative by construction
+            out.append(cast(int, d))  # avals annotate shapes as JAX's do: ``tuple[int, ...]``
+            continue
         try:
             out.append(int(d.__index__()))
         except (AttributeError, TypeError):
@@ -207,7 +211,7 @@ class ShapeDtypeStruct:
         sharding: Sharding | Format[Layout] | Format[None] | None = None,
         weak_type: bool = False,
     ) -> None:
-        self.shape = tuple(int(d) for d in shape)
+        self.shape = tuple(cast(int, d) if is_symbolic_dim(d) else int(d) for d in shape)
         # As in JAX the dtype is kept as given (``float64`` stays ``float64`` without x64; ``to_aval``
         # canonicalizes). Extended dtypes (PRNG keys) are allowed; avals annotate dtypes as NumPy's.
         self.dtype = (

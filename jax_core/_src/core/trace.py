@@ -27,6 +27,7 @@ from jax_core._src.core.errors import (
     TracerIntegerConversionError,
     UnexpectedTracerError,
 )
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.primitive import Primitive
 from jax_core._src.lib import jax_ext
 from jax_core._src.typing.basearray import Array
@@ -296,6 +297,8 @@ def get_aval(x: object) -> ShapedArray:
         return ShapedArray((), dtypes.dtype(x, canonicalize=True), dtypes.is_weakly_typed(x))
     if is_ndarray(x):
         return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
+    if is_symbolic_dim(x):  # a dimension used as a value: a weakly typed integer scalar, as in JAX
+        return ShapedArray((), dtypes.canonicalize_dtype(np.int64), weak_type=True)
     jax_array = getattr(x, "__jax_array__", None)
     if jax_array is not None:
         return get_aval(jax_array())

@@ -23,6 +23,9 @@ from jax_core._src.core.effects import Effects
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.export.exported import Exported, parse_module
 from jax_core._src.export.safety import check_platforms
+from jax_core._src.export.symbolic import arg_names, concrete_out_avals, path_str
+from jax_core._src.core.shape_poly import is_symbolic_dim
+from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lax.standard_rules import no_batch, no_jvp
 from jax_core._src.lib.mlir import func, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
@@ -30,34 +33,20 @@ from jax_core._src.lowering import sdy
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, module_context
 from jax_core._src.transforms.custom_derivatives import custom_vjp
 from jax_core._src.tree.errors import equality_errors
-from jax_core._src.tree.paths import keystr
-from jax_core._src.tree.tree_util import KeyPath, PyTreeDef, tree_flatten, tree_flatten_with_path, tree_unflatten
+from jax_core._src.tree.tree_util import tree_flatten, tree_unflatten
 
 # -- names of arguments in messages ----------------------------------------------------------------
 
 
-def _path_str(path: KeyPath) -> str:
-    """``args[1]['a']`` / ``kwargs['k']`` for a path into ``(args, kwargs)``."""
-    if not path:
-        return "args and kwargs"
-    head = "args" if getattr(path[0], "idx", None) == 0 else "kwargs"
-    return head + keystr(tuple(path[1:]))
-
-
-def _arg_names(in_tree: PyTreeDef) -> list[str]:
-    paths = tree_flatten_with_path(tree_unflatten(in_tree, [0] * in_tree.num_leaves))[0]
-    return [_path_str(path) for path, _ in paths]
-
-
 def _check_avals(exported: Exported, avals: Sequence[ShapedArray]) -> None:
-    names = _arg_names(exported.in_tree)
+    names = arg_names(exported.in_tree)
     for i, (want, got) in enumerate(zip(exported.in_avals, avals, strict=True)):
         if len(want.shape) != len(got.shape):
             raise ValueError(f"Rank mismatch for {names[i]}: expected {want.shape} and called with {got.shape}")
         if want.dtype != got.dtype:
             raise ValueError(f"Dtype mismatch for {names[i]}: expected {want.dtype} and called with {got.dtype}")
         for d, (w, g) in enumerate(zip(want.shape, got.shape)):
-            if w != g:
+            if not is_symbolic_dim(w) and w != g:  # symbolic ones: the dimension variables' solution checks them
                 raise ValueError(
                     f"Shape mismatch for {names[i]}.shape[{d}] (expected same constant): "
                     f"expected {want.shape} and called with {got.shape}"
@@ -69,7 +58,7 @@ def _check_avals(exported: Exported, avals: Sequence[ShapedArray]) -> None:
 
 def _abstract_eval(*avals: ShapedArray, exported: Exported) -> list[ShapedArray]:
     _check_avals(exported, avals)
-    return [ShapedArray(a.shape, a.dtype, a.weak_type) for a in exported.out_avals]
+    return concrete_out_avals(exported.in_avals, exported.out_avals, exported.in_tree, avals)
 
 
 def _effects(*, exported: Exported) -> Effects:
@@ -157,12 +146,17 @@ def _lower(ctx: LoweringRuleContext, *args: ir.Value[ir.Type], exported: Exporte
     shardings = exported._in_named_shardings  # pyright: ignore[reportPrivateUsage]
     laid_out = [_constrained(a, s, aval, mesh_name) for a, s, aval in zip(args, shardings, ctx.avals_in, strict=True)]
     operands.extend(a for i, a in enumerate(laid_out) if i in exported.module_kept_var_idx)
+    # A shape-polymorphic main takes dynamic shapes: the static operands are cast to them, and
+    # the module's shapes are refined to static ones before it is compiled (as JAX does).
+    operands = [x if x.type == t else hlo.convert(t, x) for x, t in zip(operands, main_type.inputs, strict=True)]
+    if any(isinstance(t, ir.RankedTensorType) and not t.has_static_shape for t in main_type.inputs):
+        module_context().refine_shapes = True
     call = func.CallOp(list(main_type.results), ir.FlatSymbolRefAttr.get(name), operands)
     results: list[ir.Value[ir.Type]] = list(call.results)
     n_tokens = len(exported.ordered_effects)
     for effect, token in zip(exported.ordered_effects, results[:n_tokens]):
         ctx.set_token(effect, token)
-    outs = results[n_tokens:]
+    outs = [x if x.type == (t := aval_to_ir_type(aval)) else hlo.convert(t, x) for x, aval in zip(results[n_tokens:], ctx.avals_out, strict=True)]
     shardings = exported._out_named_shardings  # pyright: ignore[reportPrivateUsage]
     return [_constrained(r, s, aval, mesh_name) for r, s, aval in zip(outs, shardings, ctx.avals_out, strict=True)]
 
@@ -234,7 +228,7 @@ def call_exported(exported: Exported) -> Callable[..., Any]:
             got = tree_unflatten(in_tree, [0] * in_tree.num_leaves)
             want = tree_unflatten(exported.in_tree, [0] * exported.in_tree.num_leaves)
             lines = "\n".join(
-                f"   - {_path_str(path)} is a {thing1} in the invocation and a {thing2} when exported, so {why}.\n"
+                f"   - {path_str(path)} is a {thing1} in the invocation and a {thing2} when exported, so {why}.\n"
                 for path, thing1, thing2, why in equality_errors(got, want)
             )
             raise ValueError(

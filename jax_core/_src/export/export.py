@@ -24,6 +24,7 @@ from jax_core._src.export.exported import (
     minimum_supported_calling_convention_version,
 )
 from jax_core._src.export.safety import check_custom_calls
+from jax_core._src.export.symbolic import polymorphic_solution
 from jax_core._src.interpreters.ad_util import tangent_aval
 from jax_core._src.lib import mlir as lib_mlir
 from jax_core._src.lib.mlir import hlo, ir
@@ -126,7 +127,9 @@ def export_traced(traced: ExportTrace, platforms: tuple[str, ...], disabled_chec
     version = _calling_convention_version()
     closed = traced.jaxpr
     jaxpr = closed.jaxpr
-    kept = _kept_inputs(jaxpr) if not jaxpr.effects else list(range(len(jaxpr.invars)))
+    dim_vars = polymorphic_solution(closed.in_avals, traced.in_tree)
+    # With effects or dimension variables (read from every argument's shape), every argument is kept.
+    kept = _kept_inputs(jaxpr) if not jaxpr.effects and dim_vars is None else list(range(len(jaxpr.invars)))
     pruned = Jaxpr(jaxpr.constvars, [jaxpr.invars[i] for i in kept], jaxpr.outvars, jaxpr.eqns)
     mesh = traced.mesh
     in_shardings = traced.in_shardings if mesh is not None else (None,) * len(jaxpr.invars)
@@ -145,13 +148,14 @@ def export_traced(traced: ExportTrace, platforms: tuple[str, ...], disabled_chec
         platforms=platforms,
         arg_names=[traced.arg_names[i] for i in kept],
         result_infos=_result_infos(traced.out_tree),
+        dim_vars=dim_vars,
     )
     if lowered.host_callbacks:
         raise NotImplementedError(
             f"jax_core cannot export '{traced.fun_name}': it calls back into Python (a host callback, e.g. "
             "debug.print or pure_callback), which a serialized module cannot hold."
         )
-    uses_global_constants = len(platforms) > 1
+    uses_global_constants = len(platforms) > 1 or dim_vars is not None
     module = lowered.module
     with lowered.context:
         module.operation.attributes["jax.uses_shape_polymorphism"] = ir.BoolAttr.get(uses_global_constants)

@@ -10,7 +10,8 @@ Mapping decisions:
 
 - Avals: jax_core's ``ShapedArray`` has no memory space: ``Device`` is written, and an aval in
   ``Host``/``Any`` memory is rejected on reading. The weak type is not stored (as in JAX).
-  Symbolic (shape-polymorphic) dimensions are rejected on reading. Extended dtypes (PRNG keys)
+  Symbolic (shape-polymorphic) dimensions are written as JAX prints them and read with
+  ``symbolic_shape`` in one scope per artifact (JAX does not serialize constraints). Extended dtypes (PRNG keys)
   are written once registered with ``register_dtype_code`` (as JAX's ``register_dtype_kind``).
 - Effects are stored by type name, JAX's ``str(type(effect))``. jax_core's effects with a JAX
   counterpart are written under JAX's name (``FfiEffect``) and read back from it as jax_core's
@@ -41,6 +42,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.effects import Effect
+from jax_core._src.core.shape_poly import SymbolicScope, symbolic_shape
 from jax_core._src.export import flatbuffer_tables as fb
 from jax_core._src.export.exported import (
     DisabledSafetyCheck,
@@ -291,7 +293,7 @@ def _aval_record(aval: ShapedArray) -> fb.AbstractValueRecord:
     code = _dtype_code(aval.dtype)
     if code is None:
         raise NotImplementedError(f"Exported serialization does not support the dtype {aval.dtype}")
-    return fb.AbstractValueRecord(shape=tuple(str(int(d)) for d in aval.shape), dtype=code)
+    return fb.AbstractValueRecord(shape=tuple(str(d) for d in aval.shape), dtype=code)
 
 
 def _mesh_record(mesh: AbstractMesh) -> fb.AbstractMeshRecord:
@@ -453,7 +455,8 @@ def _exported(record: fb.ExportedRecord, vjp: Exported | None) -> Exported:
     if not module.startswith(_MLIR_BYTECODE_MAGIC):
         raise ValueError("mlir_module_serialized is not a StableHLO portable artifact")
 
-    unique_avals = [_aval(a) for a in record.unique_avals]
+    scope = SymbolicScope(())  # as JAX: one scope for all the avals; constraints are not serialized
+    unique_avals = [_aval(a, scope) for a in record.unique_avals]
     meshes = [_mesh(m) for m in record.unique_abstract_meshes]
     unique_shardings = [_named_sharding(s, meshes) for s in record.unique_named_shardings]
 
@@ -471,7 +474,7 @@ def _exported(record: fb.ExportedRecord, vjp: Exported | None) -> Exported:
     ) -> tuple[ShapedArray, ...]:
         if idxs:
             return tuple(_item(unique_avals, i, "aval") for i in idxs)
-        return tuple(_aval(a) for a in olds)
+        return tuple(_aval(a, scope) for a in olds)
 
     in_shardings = shardings(record.in_shardings_idxs, record.in_shardings)
     out_shardings = shardings(record.out_shardings_idxs, record.out_shardings)
@@ -530,7 +533,7 @@ def _item[T](items: Sequence[T], index: int, what: str) -> T:
 _DIM: Final = re.compile(r"\s*([0-9]+)\s*")
 
 
-def _aval(record: fb.AbstractValueRecord) -> ShapedArray:
+def _aval(record: fb.AbstractValueRecord, scope: SymbolicScope) -> ShapedArray:
     if record.kind != fb.ABSTRACT_VALUE_SHAPED_ARRAY:
         raise ValueError(f"abstract value kind {record.kind} is not supported")
     dtype = _dtypes_by_code().get(record.dtype)
@@ -538,13 +541,11 @@ def _aval(record: fb.AbstractValueRecord) -> ShapedArray:
         raise ValueError(f"unknown dtype code {record.dtype}")
     if record.memory_space not in (fb.MEMORY_SPACE_MISSING, fb.MEMORY_SPACE_DEVICE):
         raise ValueError(f"memory space {record.memory_space} (host or any) is not supported")
-    shape: list[int] = []
-    for dim in record.shape:
-        match = _DIM.fullmatch(dim)
-        if match is None:
-            raise ValueError(f"dimension {dim!r} is symbolic: shape polymorphism is not supported")
-        shape.append(int(match.group(1)))
-    return ShapedArray(tuple(shape), dtype)
+    if all(_DIM.fullmatch(dim) for dim in record.shape):
+        return ShapedArray(tuple(int(dim) for dim in record.shape), dtype)
+    # Symbolic dimensions, as JAX writes them (``b``, ``2*h``): parsed in the artifact's scope.
+    shape = symbolic_shape(",".join(record.shape), scope=scope)
+    return ShapedArray(cast("tuple[int, ...]", shape), dtype)
 
 
 def _platform_of_kind(device_kind: str) -> str:

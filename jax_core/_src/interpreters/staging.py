@@ -19,6 +19,7 @@ import numpy as np
 from jax_core._src import config, dtypes
 from jax_core._src.core.avals import ShapedArray, order_axes
 from jax_core._src.core.axis_env import pvary
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.jaxpr_check import check_jaxpr
 from jax_core._src.core.jaxpr import (
     Atom,
@@ -160,6 +161,9 @@ class JaxprTrace(Trace):
         known = self._const_ids.get(id(x))
         if known is not None:
             return known
+        if is_symbolic_dim(x):  # a symbolic dimension used as a value is computed, not captured
+            staged: JaxprTracer = x.__jax_array__()
+            return staged
         aval = get_aval(x).strip_weak_type() if not isinstance(x, Tracer) else x.aval
         if not isinstance(x, Tracer) and dtypes.is_weakly_typed(x):
             aval = aval.update(weak_type=True)

@@ -61,9 +61,10 @@ def constant(val: Any, dtype: np.dtype[Any] | None = None) -> ir.Value[ir.Type]:
 def broadcast_in_dim(
     x: ir.Value[ir.Type], aval_out: ShapedArray, dims: Sequence[int]
 ) -> ir.Value[ir.Type]:
-    """``stablehlo.broadcast_in_dim`` of ``x`` to ``aval_out``'s shape."""
-    out: ir.Value[ir.Type] = hlo.broadcast_in_dim(aval_to_ir_type(aval_out), x, list(dims))
-    return out
+    """``stablehlo.broadcast_in_dim`` of ``x`` to ``aval_out``'s shape (dynamic for a symbolic one)."""
+    from jax_core._src.lowering import dynamic_shapes
+
+    return dynamic_shapes.broadcast_in_dim(aval_to_ir_type(aval_out), x, dims, aval_out.shape)
 
 
 def convert(

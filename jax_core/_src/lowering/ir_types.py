@@ -11,6 +11,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.once import once
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.tokens import AbstractToken
 from jax_core._src.lib.mlir import chlo, hlo, ir, mhlo, register_dialects, sdy
 
@@ -92,7 +93,9 @@ def aval_to_ir_type(aval: ShapedArray) -> ir.RankedTensorType:
     """The tensor type of an aval (an extended dtype's, e.g. a PRNG key's, is its data's)."""
     if dtypes.is_extended_dtype(aval.dtype):
         aval = aval.dtype._rules.physical_aval(aval)  # pyright: ignore[reportPrivateUsage]
-    return ir.RankedTensorType.get(list(aval.shape), dtype_to_ir_type(aval.dtype))
+    dynamic = ir.ShapedType.get_dynamic_size()
+    dims = [dynamic if is_symbolic_dim(d) else d for d in aval.shape]  # a symbolic dimension is dynamic
+    return ir.RankedTensorType.get(dims, dtype_to_ir_type(aval.dtype))
 
 
 def value_ir_type(aval: ShapedArray) -> ir.Type:

@@ -15,9 +15,11 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.effects import Effect, ordered_in
 from jax_core._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jax_core._src.core.shape_poly import DimVarSolution
 from jax_core._src.core.primitive import LowerRule, Primitive, raise_if_misfit
 from jax_core._src.lib.mlir import func, ir
-from jax_core._src.lowering import hlo
+from jax_core._src.lib import mlir as lib_mlir
+from jax_core._src.lowering import dynamic_shapes, hlo
 from jax_core._src.lowering import sdy
 from jax_core._src.lowering.ir_types import make_ir_context, value_ir_type
 from jax_core._src.sharding.partition_spec import PartitionSpec
@@ -45,6 +47,12 @@ class ModuleContext:
     platform_index: ir.Value[ir.Type] | None = None
     """With several ``platforms``: ``main``'s argument holding the index of the platform the
     module runs on (``jax.global_constant = "_platform_index"``)."""
+    dim_var_values: dict[str, ir.Value[ir.Type]] | None = None
+    """In a shape-polymorphic module: the value of each dimension variable (computed in ``main``
+    from its arguments' sizes); what rules build the shapes of dynamic operations from."""
+    refine_shapes: bool = False
+    """Whether the module calls a shape-polymorphic exported function: its dynamic shapes are
+    refined to the static ones of the call before the module is compiled."""
 
     def next_channel(self) -> int:
         """A fresh channel id for a collective."""
@@ -303,13 +311,17 @@ def lower_closed_jaxpr(
     platforms: Sequence[str] = ("cpu",),
     arg_names: Sequence[str] | None = None,
     result_infos: Sequence[str] | None = None,
+    dim_vars: DimVarSolution | None = None,
 ) -> LoweredModule:
     """Lowers a closed jaxpr to a module whose ``main`` takes the jaxpr's inputs (with ``spmd``:
     partitioned over a mesh, its parameters and results annotated with their shardings; with
     ``arg_layouts``/``result_layouts``: their ``mhlo.layout_mode``s, ``"auto"`` or an XLA layout
     such as ``"{0,1}"``, ``None`` for the default). With several ``platforms`` (an export),
     ``main`` first takes the index of the platform it runs on; ``arg_names`` become the locations
-    of ``main``'s array parameters, ``result_infos`` the ``jax.result_info`` of its results."""
+    of ``main``'s array parameters, ``result_infos`` the ``jax.result_info`` of its results.
+    With ``dim_vars`` (symbolic input shapes), ``main`` first computes the dimension variables
+    from its arguments' sizes and asserts the shape constraints; a module that calls a
+    shape-polymorphic exported function has its shapes refined to static ones at the end."""
     jaxpr = closed.jaxpr
     in_avals = tuple(jaxpr.in_avals)
     out_avals = tuple(jaxpr.out_avals)
@@ -378,12 +390,25 @@ def lower_closed_jaxpr(
                 if indexed:
                     context.platform_index, params = params[0], params[1:]
                 context.tokens.update(zip(ordered, params[: len(ordered)]))
+                if dim_vars is not None:
+                    context.dim_var_values = dynamic_shapes.bind_dim_vars(dim_vars, params[len(ordered) :])
                 outs = lower_jaxpr_body(jaxpr, consts, params[len(ordered) :])
                 func.ReturnOp([*(context.tokens[e] for e in ordered), *outs])
+    if context.refine_shapes:
+        module = _refined(module, ctx)
     custom = any(m is not None for m in (*(arg_layouts or ()), *(result_layouts or ())))
     return LoweredModule(
         module, ctx, in_avals, out_avals, donated, ordered, tuple(context.host_callbacks), bool(jaxpr.effects), spmd, custom
     )
+
+
+def _refined(module: ir.Module, ctx: ir.Context) -> ir.Module:
+    """The module with its dynamic shapes refined to static ones (XLA's shape refinement, which
+    also checks its shape assertions)."""
+    with ctx:
+        text = module.operation.get_asm(binary=True, enable_debug_info=True)
+    refined: bytes = lib_mlir.refine_polymorphic_shapes(text, enable_shape_assertions=True, validate_static_shapes=True)
+    return ir.Module.parse(refined, context=ctx)
 
 
 def _result_info(i: int, n: int) -> str:

@@ -11,9 +11,11 @@ from typing_extensions import TypeIs
 
 from jax_core._src import dtypes
 from jax_core._src.core.avals import canonical_shape
+from jax_core._src.core.shape_poly import is_symbolic_dim, max_dim
 from jax_core._src.core.trace import EvalTrace, Tracer, current_trace, get_aval
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.ad_ops import copy_p
+from jax_core._src.lax.dim_values import dimension_as_value
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.numpy.util import check_arraylike, ensure_array, hashable, jitted, user_dtype
@@ -224,8 +226,26 @@ def ones_like(a: ArrayLike | DuckTypedArray, dtype: DTypeLike | None = None, sha
     return full_like(a, 1, dtype, shape)
 
 
+def _symbolic_arange(start: Any, stop: Any, step: Any, dtype: DTypeLike | None) -> Array:
+    """``arange`` whose bounds are symbolic dimensions: an ``iota`` of symbolic size."""
+    if stop is None:
+        start, stop = 0, start
+    if step is not None and not (not is_symbolic_dim(step) and int(step) == 1):
+        raise NotImplementedError(f"jnp.arange with symbolic dimensions supports only a step of 1; got step={step}")
+    dt = user_dtype(dtype, "arange")
+    inferred = dt if dt is not None else dtypes.default_int_dtype()
+    size = max_dim(stop - start, 0)
+    ramp = shape_assembly.iota(inferred, cast(int, size))
+    if is_symbolic_dim(start) or int(start) != 0:
+        return lax.add(lax.convert_element_type(dimension_as_value(start), inferred), ramp)
+    return ramp
+
+
 def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | None = None, dtype: DTypeLike | None = None) -> Array:
-    """Evenly spaced values in ``[start, stop)``; the bounds must be concrete."""
+    """Evenly spaced values in ``[start, stop)``; the bounds must be concrete (or, under shape
+    polymorphism, symbolic dimensions with a unit step)."""
+    if any(is_symbolic_dim(v) for v in (start, stop, step)):
+        return _symbolic_arange(start, stop, step, dtype)
     for name, v in (("stop" if stop is None else "start", start), ("stop", stop), ("step", step)):
         if isinstance(v, Tracer):
             v.concretization_error(f"It arose in the jnp.arange argument '{name}'.")

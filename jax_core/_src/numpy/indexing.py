@@ -13,13 +13,15 @@ from collections.abc import Callable
 from types import EllipsisType
 from typing import Any, TypeAlias
 
+import operator
 import warnings
 
 import numpy as np
 from typing_extensions import TypeIs
 
 from jax_core._src import config, dtypes
-from jax_core._src.core.errors import NonConcreteBooleanIndexError
+from jax_core._src.core.errors import InconclusiveDimensionOperation, NonConcreteBooleanIndexError
+from jax_core._src.core.shape_poly import is_symbolic_dim, max_dim, min_dim
 from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import elementwise as lax
 from jax_core._src.lax.indexing import slicing
@@ -168,6 +170,8 @@ def _apply_slice(x: Array, dim: int, s: slice) -> Array:
     for v in (s.start, s.stop, s.step):
         if isinstance(v, Tracer):
             v.concretization_error("Array slice indices must have static start/stop/step to be used with NumPy indexing syntax.")
+    if is_symbolic_dim(n) or any(is_symbolic_dim(v) for v in (s.start, s.stop, s.step)):
+        return _apply_symbolic_slice(x, dim, s)
     start, stop, step = s.indices(n)
     if step == 1 and (start, stop) == (0, n):
         return x
@@ -181,6 +185,46 @@ def _apply_slice(x: Array, dim: int, s: slice) -> Array:
         return out
     rev = shape_assembly.rev(x, (dim,))
     return _apply_slice(rev, dim, slice(n - 1 - start, n - 1 - stop if stop >= 0 else None, -step))
+
+
+def _apply_symbolic_slice(x: Array, dim: int, s: slice) -> Array:
+    """``x[..., s]`` along ``dim`` when its size or the bounds are symbolic (shape polymorphism):
+    whether the step and each bound are negative must be decided statically, as in JAX."""
+    n: Any = x.shape[dim]
+    step: Any = 1 if s.step is None else (s.step if is_symbolic_dim(s.step) else operator.index(s.step))
+    try:
+        if step == 0:
+            raise ValueError("slice step cannot be zero")
+        forward = bool(step > 0)
+    except InconclusiveDimensionOperation as e:
+        raise InconclusiveDimensionOperation(
+            f"In slice with non-constant elements the step ({step}) must be resolved statically if it is > 0 or < 0.\nDetails: {e}"
+        ) from None
+
+    def clamp(i: Any, which: str) -> Any:
+        i = i if is_symbolic_dim(i) else operator.index(i)
+        try:
+            non_negative = bool(i >= 0)
+        except InconclusiveDimensionOperation as e:
+            raise InconclusiveDimensionOperation(
+                f"In slice with non-constant elements the {which} ({i}) must be resolved statically if it is >= 0.\nDetails: {e}"
+            ) from None
+        if non_negative:
+            return min_dim(n, i) if forward else min_dim(n - 1, i)
+        return max_dim(0, n + i) if forward else max_dim(-1, n + i)
+
+    start = (0 if forward else n - 1) if s.start is None else clamp(s.start, "start")
+    stop = (n if forward else -1) if s.stop is None else clamp(s.stop, "stop")
+    if not forward:  # the reversed axis, sliced forward
+        rev = shape_assembly.rev(x, (dim,))
+        return _apply_symbolic_slice(rev, dim, slice(n - 1 - start, n - 1 - stop, -step))
+    if step == 1 and start == 0 and stop == n:
+        return x
+    lo: list[Any] = [0] * x.ndim
+    hi: list[Any] = list(x.shape)
+    st: list[Any] = [1] * x.ndim
+    lo[dim], hi[dim], st[dim] = start, max_dim(start, stop), step
+    return slicing.slice(x, tuple(lo), tuple(hi), tuple(st) if step != 1 else None)
 
 
 def _apply_int(x: Array, dim: int, i: int | np.integer[Any] | _ArrayIndex) -> Array:

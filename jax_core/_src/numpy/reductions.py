@@ -11,8 +11,10 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from jax_core._src import dtypes
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.trace import Tracer
 from jax_core._src.lax import elementwise as lax
+from jax_core._src.lax.dim_values import dimension_as_value
 from jax_core._src.lax.reductions import cumulative as lax_red_cumulative
 from jax_core._src.lax.reductions import reduce as lax_red_reduce
 from jax_core._src.lax.shape import dimensions as lax_dims
@@ -222,6 +224,8 @@ def _count(x: Array, axes: tuple[int, ...], where: ArrayLike | None, keepdims: b
         n = 1
         for i in axes:
             n *= x.shape[i]
+        if is_symbolic_dim(n):  # shape polymorphism: the count is computed when the module runs
+            return lax.convert_element_type(dimension_as_value(n), dt)
         return np.asarray(n, dt)  # a literal: lax broadcasts rank-0 operands
     w = jshape.broadcast_to(lax.as_bool(where), x.shape)
     return sum(w, axis=axes, dtype=dt, keepdims=keepdims)

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.avals import canonical_shape
+from jax_core._src.core.errors import InconclusiveDimensionOperation
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
@@ -31,10 +33,14 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     """``a`` with a new shape of the same size (one dimension may be -1). ``order="F"`` reads and
     writes the elements with the first index changing fastest (Fortran order)."""
     try:
-        dims = (operator.index(shape),) if not isinstance(shape, Iterable) else tuple(operator.index(d) for d in shape)
+        dims = (operator.index(shape),) if not isinstance(shape, Iterable) else tuple(_dim(d) for d in shape)
     except TypeError:  # traced or non-integer sizes: the body raises JAX's error for them
         return _reshape(a, shape, order)
     return _reshape_staged(a, dims, order)
+
+
+def _dim(d: Any) -> Any:
+    return d if is_symbolic_dim(d) else operator.index(d)
 
 
 def _reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
@@ -47,21 +53,29 @@ def _reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     dims = list(shape_entries(shape))
     size = arr.size
     known = 1
-    unknown = [i for i, d in enumerate(dims) if not isinstance(d, Array) and int(d) == -1]
+    unknown = [i for i, d in enumerate(dims) if not isinstance(d, Array) and not is_symbolic_dim(d) and int(d) == -1]
     if len(unknown) > 1:
         raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {tuple(dims)}")
     resolved = canonical_shape(tuple(1 if i in unknown else d for i, d in enumerate(dims)), "reshape")
     for d in resolved:
         known *= d
-    if unknown:
+    if unknown and (is_symbolic_dim(size) or is_symbolic_dim(known)):
+        # Shape polymorphism, as JAX: the size must divide evenly for every value of the dimensions.
+        quotient, remainder = divmod(size, -known)
+        if remainder != 0:
+            raise InconclusiveDimensionOperation(
+                f"Cannot divide evenly the sizes of shapes {arr.shape} and {tuple(dims)}. The remainder {remainder} should be 0."
+            )
+        resolved = tuple(-quotient if i in unknown else d for i, d in enumerate(resolved))
+    elif unknown:
         if known == 0 or size % known:
             raise TypeError(
                 f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} because "
                 f"the product of specified axis sizes ({known}) does not evenly divide {size}"
             )
         resolved = tuple(size // known if i in unknown else d for i, d in enumerate(resolved))
-    if int(np.prod(resolved, dtype=np.int64)) != size:
-        raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} (size {int(np.prod(resolved))})")
+    if math.prod(resolved) != size:
+        raise TypeError(f"cannot reshape array of shape {arr.shape} (size {size}) into shape {tuple(dims)} (size {math.prod(resolved)})")
     if resolved == arr.shape:
         return arr
     if order == "F":  # Fortran order is C order of the reversed axes

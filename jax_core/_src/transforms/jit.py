@@ -24,6 +24,7 @@ import numpy as np
 from jax_core._src import config, dtypes
 from jax_core._src.backend.client import CppSharding
 from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.jaxpr import ClosedJaxpr
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.source_info import function_location
@@ -494,6 +495,8 @@ class _JitFunction:
             return self.fun(*args, **kwargs), None, False
         entry, leaves, donated, key = self._trace(args, kwargs)
         if current_trace() is not eval_trace or any(isinstance(x, Tracer) for x in leaves):
+            # A symbolic dimension passed as a value (shape polymorphism) is staged as one.
+            leaves = [x.__jax_array__() if is_symbolic_dim(x) else x for x in leaves]
             fun_jaxpr, consts = convert_constvars_to_invars(entry.jaxpr)
             outs = jit_p.bind(*consts, *leaves, jaxpr=ClosedJaxpr(fun_jaxpr, []), name=self.name)
             return tree_unflatten(entry.out_tree, outs), None, False

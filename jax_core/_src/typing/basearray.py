@@ -9,6 +9,7 @@ and installed on ``ArrayImpl`` and ``Tracer``; they are declared here for checke
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Iterator, Sequence
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex, TypeAlias, overload
@@ -61,7 +62,7 @@ class Array(abc.ABC):
     @property
     def size(self) -> int:
         """The number of elements."""
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)  # a symbolic dimension (shape polymorphism) gives a symbolic size
 
     @property
     def itemsize(self) -> int:

@@ -58,7 +58,10 @@ from jax_core._src.lax.control_flow.common import (
     trace_fun,
     typematch,
 )
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.lax.control_flow.loops import promote_weak_typed_inputs, while_flat
+from jax_core._src.lax.dim_values import dimension_as_value
+from jax_core._src.lax.elementwise import convert_element_type
 from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
@@ -298,8 +301,12 @@ def _scan_impl_fun(jaxpr: ClosedJaxpr, length: int, reverse: bool, unroll: int, 
             outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *consts, *carry, *(_index(x, i) for x in xs))
             return list(outs[:num_carry]), [_update(b, y, i) for b, y in zip(ys, outs[num_carry:])]
 
-        per_trip = length if unroll == 0 else unroll
-        num_trips, remainder = divmod(length, per_trip) if per_trip else (0, 0)
+        num_trips: Any
+        if is_symbolic_dim(length):  # shape polymorphism: one step per trip, the bound computed
+            per_trip, num_trips, remainder = 1, length, 0
+        else:
+            per_trip = length if unroll == 0 else unroll
+            num_trips, remainder = divmod(length, per_trip) if per_trip else (0, 0)
         if per_trip != 1 and num_trips == 1 and remainder == 0:
             num_trips, remainder = 0, length
         if num_trips:
@@ -311,11 +318,13 @@ def _scan_impl_fun(jaxpr: ClosedJaxpr, length: int, reverse: bool, unroll: int, 
                 return [k + np.int32(1), *c, *b]
 
             def not_done(k: Any, *_: Any) -> Any:
+                if is_symbolic_dim(num_trips):
+                    return k < convert_element_type(dimension_as_value(num_trips), np.int32)
                 return k < np.int32(num_trips)
 
             out = while_flat(not_done, body, [np.int32(0), *carry, *ys])
             carry, ys = out[1 : 1 + num_carry], out[1 + num_carry :]
-        for t in range(num_trips * per_trip, length):
+        for t in range(0, 0) if is_symbolic_dim(length) else range(num_trips * per_trip, length):
             carry, ys = step(np.int32(t), carry, ys)
         return [*carry, *ys]
 

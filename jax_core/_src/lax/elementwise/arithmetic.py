@@ -65,6 +65,7 @@ from jax_core._src.lax.standard_rules import (
     unop_abstract_eval,
 )
 from jax_core._src.lib.mlir import chlo, hlo, ir
+from jax_core._src.lowering import dynamic_shapes
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike
@@ -114,10 +115,10 @@ def _sign_lowering(x: ir.Value[Any]) -> ir.Value[Any]:
     t = ir.RankedTensorType(x.type)
     elt = t.element_type
     if isinstance(elt, ir.IntegerType) and elt.is_unsigned:  # no stablehlo.sign
-        zero = hlo.broadcast_in_dim(t, hlo.constant(ir.DenseElementsAttr.get_splat(
-            ir.RankedTensorType.get([], elt), ir.IntegerAttr.get(elt, 0))), [])
-        one = hlo.broadcast_in_dim(t, hlo.constant(ir.DenseElementsAttr.get_splat(
-            ir.RankedTensorType.get([], elt), ir.IntegerAttr.get(elt, 1))), [])
+        zero = dynamic_shapes.broadcast_like(t, hlo.constant(ir.DenseElementsAttr.get_splat(
+            ir.RankedTensorType.get([], elt), ir.IntegerAttr.get(elt, 0))), x)
+        one = dynamic_shapes.broadcast_like(t, hlo.constant(ir.DenseElementsAttr.get_splat(
+            ir.RankedTensorType.get([], elt), ir.IntegerAttr.get(elt, 1))), x)
         is_zero = hlo.compare(x, zero, hlo.ComparisonDirectionAttr.get("EQ"),
                               compare_type=hlo.ComparisonTypeAttr.get("UNSIGNED"))
         return hlo.select(is_zero, zero, one)  # type: ignore[no-any-return]

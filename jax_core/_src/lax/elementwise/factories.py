@@ -38,6 +38,7 @@ from jax_core._src.lax.standard_rules import (
     unop_abstract_eval,
 )
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import dynamic_shapes
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 
@@ -161,8 +162,7 @@ def splat_like(x: ir.Value[Any], value: float) -> ir.Value[Any]:
         scalar = hlo.complex(splat(part, value), splat(part, 0.0))
     else:
         scalar = splat(elt, value)
-    out: ir.Value[Any] = hlo.broadcast_in_dim(t, scalar, [])
-    return out
+    return dynamic_shapes.broadcast_like(t, scalar, x)
 
 
 def const_like(x: Any, value: float) -> np.ndarray[Any, Any]:

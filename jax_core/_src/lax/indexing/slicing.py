@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 
@@ -28,6 +28,8 @@ from jax_core._src.lax.indexing.dimension_numbers import GatherScatterMode as Ga
 from jax_core._src.lax.indexing.dimension_numbers import (
     ScatterDimensionNumbers as ScatterDimensionNumbers,
 )
+from jax_core._src.core.shape_poly import is_symbolic_dim
+from jax_core._src.lax.dim_values import dimension_as_value
 from jax_core._src.lax.indexing.gather import gather as gather
 from jax_core._src.lax.indexing.scatter import scatter as scatter
 from jax_core._src.lax.indexing.scatter import scatter_add as scatter_add
@@ -39,13 +41,15 @@ from jax_core._src.lax.shape.assembly import concatenate, pad
 from jax_core._src.lax.shape.dimensions import broadcast_in_dim, shape_of
 from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import dynamic_shapes
+from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike, shape_entries
 from jax_core._src.typing.basearray import Array
 
 
 def _int_tuple(xs: Sequence[SupportsIndex]) -> tuple[int, ...]:
-    return tuple(operator.index(x) for x in xs)
+    return tuple(cast(int, x) if is_symbolic_dim(x) else operator.index(x) for x in xs)
 
 
 def _shape_tuple(sizes: ShapeLike) -> tuple[int, ...]:
@@ -142,8 +146,7 @@ def _slice_lower(
     strides: tuple[int, ...] | None,
 ) -> ir.Value[Any]:
     steps = list(strides) if strides is not None else [1] * len(start_indices)
-    out: ir.Value[Any] = hlo.slice(x, list(start_indices), list(limit_indices), steps)
-    return out
+    return dynamic_shapes.slice_op(aval_to_ir_type(ctx.avals_out[0]), x, start_indices, limit_indices, steps)
 
 
 def _slice_transpose(
@@ -231,10 +234,14 @@ def _dynamic_slice_indices(
                 raise ValueError(
                     f"Index {k} is out of bounds for dimension {d} if allow_negative_indices=False"
                 )
-            result.append(np.asarray(k + d if k < 0 else k, dt)[()])
+            if k < 0 and is_symbolic_dim(d):  # counted from a symbolic end (shape polymorphism)
+                result.append(bind_one(_ew.add_p, np.asarray(k, dt)[()], _ew.convert_element_type(dimension_as_value(d), dt)))
+            else:
+                result.append(np.asarray(k + d if k < 0 else k, dt)[()])
         elif allow_negative:
             is_neg = bind_one(_ew.lt_p, i, np.asarray(0, dt)[()])
-            wrapped = bind_one(_ew.add_p, i, np.asarray(d, dt)[()])
+            end = _ew.convert_element_type(dimension_as_value(d), dt) if is_symbolic_dim(d) else np.asarray(d, dt)[()]
+            wrapped = bind_one(_ew.add_p, i, end)
             result.append(bind_one(_ew.select_n_p, is_neg, i, wrapped))
         else:
             result.append(i)
@@ -290,8 +297,7 @@ def _dynamic_slice_lower(
     *start_indices: ir.Value[Any],
     slice_sizes: tuple[int, ...],
 ) -> ir.Value[Any]:
-    out: ir.Value[Any] = hlo.dynamic_slice(x, list(start_indices), list(slice_sizes))
-    return out
+    return dynamic_shapes.dynamic_slice(aval_to_ir_type(ctx.avals_out[0]), x, start_indices, slice_sizes)
 
 
 def _dynamic_slice_jvp(

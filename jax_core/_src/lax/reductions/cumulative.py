@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src.core.avals import ShapedArray
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
 from jax_core._src.interpreters.ad_util import (
@@ -64,6 +65,11 @@ def _cumred_lower(
     """A reduce_window whose window covers the whole axis, padded on one side."""
     aval = ctx.avals_out[0]
     n = aval.shape[axis]
+    if is_symbolic_dim(n):
+        raise NotImplementedError(
+            f"jax_core cannot lower a cumulative reduction over an axis of symbolic size {n} (shape polymorphism); "
+            "export it with a concrete size for that axis."
+        )
     if n == 0:
         return x
     ndim = aval.ndim

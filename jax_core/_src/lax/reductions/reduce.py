@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jax_core._src import dtypes
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.primitive import Primitive, Rules
 from jax_core._src.core.trace import get_aval
@@ -35,6 +36,7 @@ from jax_core._src.lax.shape import assembly as shape_assembly
 from jax_core._src.lax.shape import dimensions as shape_dims
 from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import dynamic_shapes
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
@@ -423,7 +425,7 @@ def _argminmax_abstract_eval(
         )
     if not dtypes.issubdtype(index_dtype, np.integer):
         raise TypeError(f"index_dtype must be an integer type, but got {index_dtype.name}")
-    if operand.shape[axis] - 1 > np.iinfo(index_dtype).max:  # JAX wraps; an error is never wrong
+    if not is_symbolic_dim(operand.shape[axis]) and operand.shape[axis] - 1 > np.iinfo(index_dtype).max:  # JAX wraps; an error is never wrong
         raise OverflowError(
             f"argmin/argmax over an axis of size {operand.shape[axis]} cannot return its indices "
             f"as {index_dtype.name}: pass a wider index_dtype, or enable 64-bit types with "
@@ -442,7 +444,7 @@ def _argminmax_lower(
     aval_in, aval_out = ctx.avals_in[0], ctx.avals_out[0]
     val_dt, idx_dt = aval_in.dtype, aval_out.dtype
     init = max_identity(val_dt) if direction == "GT" else min_identity(val_dt)
-    indices = hlo.iota(aval_to_ir_type(ShapedArray(aval_in.shape, idx_dt)), axis)
+    indices = dynamic_shapes.iota(aval_to_ir_type(ShapedArray(aval_in.shape, idx_dt)), axis, aval_in.shape)
     op = hlo.ReduceOp(
         [aval_to_ir_type(ShapedArray(aval_out.shape, val_dt)), aval_to_ir_type(aval_out)],
         [x, indices],

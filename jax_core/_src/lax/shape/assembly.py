@@ -25,6 +25,7 @@ from jax_core._src.lax.shape.dimensions import (
 )
 from jax_core._src.lax.standard_rules import bind_one
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import dynamic_shapes
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, DTypeLike, ShapeLike
@@ -340,8 +341,7 @@ def _iota_lower(
     dimension: int,
     sharding: None,
 ) -> ir.Value[Any]:
-    out: ir.Value[Any] = hlo.iota(aval_to_ir_type(ctx.avals_out[0]), dimension)
-    return out
+    return dynamic_shapes.iota(aval_to_ir_type(ctx.avals_out[0]), dimension, shape)
 
 
 def _iota_batch(args: Sequence[Any], dims: Sequence[int | None], **params: Any) -> tuple[Any, None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -22,7 +22,9 @@ from jax_core._src.interpreters import ad_util, array_ops
 from jax_core._src.interpreters.batching_util import moveaxis
 from jax_core._src.lax.elementwise import conversions as _convert
 from jax_core._src.lax.standard_rules import bind_one
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import dynamic_shapes
 from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext
 from jax_core._src.typing import ArrayLike, ShapeLike, SupportsJaxArray, shape_entries
@@ -71,6 +73,9 @@ def canonicalize_shape(shape: ShapeLike, context: str = "") -> tuple[int, ...]:
     for d in seq:
         if isinstance(d, Tracer):
             d.concretization_error(context)
+        if is_symbolic_dim(d):  # shape polymorphism
+            out.append(cast(int, d))
+            continue
         try:
             out.append(operator.index(d))
         except TypeError:
@@ -90,7 +95,7 @@ def unary_bdim(dims: Sequence[int | None]) -> int:
 
 def int_tuple(xs: Sequence[int] | np.ndarray[Any, Any]) -> tuple[int, ...]:
     """``xs`` as a tuple of Python ints."""
-    return tuple(operator.index(x) for x in xs)
+    return tuple(cast(int, x) if is_symbolic_dim(x) else operator.index(x) for x in xs)
 
 
 # -- broadcast_in_dim -------------------------------------------------------------------
@@ -163,10 +168,7 @@ def _broadcast_in_dim_lower(
     shape: tuple[int, ...],
     broadcast_dimensions: tuple[int, ...],
 ) -> ir.Value[Any]:
-    out: ir.Value[Any] = hlo.broadcast_in_dim(
-        aval_to_ir_type(ctx.avals_out[0]), x, list(broadcast_dimensions)
-    )
-    return out
+    return dynamic_shapes.broadcast_in_dim(aval_to_ir_type(ctx.avals_out[0]), x, broadcast_dimensions, shape)
 
 
 def _broadcast_in_dim_pp(params: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -318,8 +320,7 @@ def _reshape_lower(
 ) -> ir.Value[Any]:
     if dimensions is not None:
         x = hlo.transpose(x, list(dimensions))
-    out: ir.Value[Any] = hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
-    return out
+    return dynamic_shapes.reshape(aval_to_ir_type(ctx.avals_out[0]), x, new_sizes)
 
 
 def _reshape_transpose(
@@ -449,8 +450,7 @@ def _squeeze_abstract_eval(operand: ShapedArray, *, dimensions: tuple[int, ...])
 def _squeeze_lower(
     ctx: LoweringRuleContext, x: ir.Value[Any], *, dimensions: tuple[int, ...]
 ) -> ir.Value[Any]:
-    out: ir.Value[Any] = hlo.reshape(aval_to_ir_type(ctx.avals_out[0]), x)
-    return out
+    return dynamic_shapes.reshape(aval_to_ir_type(ctx.avals_out[0]), x, ctx.avals_out[0].shape)
 
 
 def _squeeze_transpose(ct: Any, *, dimensions: tuple[int, ...]) -> Array:
