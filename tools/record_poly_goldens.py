@@ -1,4 +1,4 @@
-"""Records shape-polymorphic ``Exported`` artifacts into ``tests/export/goldens/``: ``poly__<case>``
+"""Records shape-polymorphic ``Exported`` artifacts into ``tests/export/goldens/poly/``: ``poly__<case>``
 made by real JAX 0.12, and ``jax_core__poly__<case>`` made by jax_core.
 
     .venv-jax/bin/python tools/record_poly_goldens.py
@@ -27,7 +27,7 @@ import numpy as np
 from jax import export, lax
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "export" / "goldens"
+OUT = ROOT / "tests" / "export" / "goldens" / "poly"
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import jax_core.numpy as jnp
 from jax_core import export
 from tests.oracle import client
 
-GOLDENS = Path(__file__).resolve().parent / "goldens"
+GOLDENS = Path(__file__).resolve().parent / "goldens" / "poly"
 JAX_WRITTEN = sorted(p.stem for p in GOLDENS.glob("poly__*.bin"))
 OURS = sorted(p.stem for p in GOLDENS.glob("jax_core__poly__*.bin"))
 

@@ -16,6 +16,7 @@ from typing import (
     Protocol,
     SupportsIndex,
     TypeAlias,
+    Union,
     cast,
     runtime_checkable,
 )
@@ -23,6 +24,9 @@ from typing import (
 import numpy as np
 
 from jax_core._src.typing.basearray import Array as Array
+
+if TYPE_CHECKING:  # core is a layer above: the name is for checkers (a string at run time)
+    from jax_core._src.core.shape_poly import DimExpr
 
 DType: TypeAlias = np.dtype[Any]
 """A concrete dtype object, as every jax_core function returns.
@@ -42,8 +46,10 @@ Example::
         return x.shape[:-1]
 """
 
-DimSize: TypeAlias = int
-"""One dimension of a shape.
+DimSize: TypeAlias = Union[int, "DimExpr"]
+"""One dimension of a shape: an integer, or under shape polymorphism a symbolic dimension
+(``jax_core.export.symbolic_shape("b, 2*h")`` gives ``b`` and ``2*h``), which goes wherever a
+shape takes an integer.
 
 Example::
 
