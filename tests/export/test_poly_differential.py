@@ -111,7 +111,7 @@ def test_round_trip_serialization_serves_every_shape(fn: Fn) -> None:
 
 
 def test_vjp_order_with_polymorphic_shapes() -> None:
-    f = lambda x: jnp.sum(jnp.sin(x) * x, axis=-1)  # noqa: E731
+    f = lambda x: jnp.sum(jnp.sin(x) * x, axis=-1)
     spec = jax.ShapeDtypeStruct(export.symbolic_shape("b, n"), np.float32)
     exported = export.deserialize(export.export(jax.jit(f))(spec).serialize(vjp_order=1))
     for shape in ((2, 3), (5, 2)):
@@ -119,3 +119,4 @@ def test_vjp_order_with_polymorphic_shapes() -> None:
         got = jax.grad(lambda v: jnp.sum(exported.call(v)))(x)
         want = jax.grad(lambda v: jnp.sum(f(v)))(x)
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6, atol=1e-6)
+

@@ -108,7 +108,7 @@ def test_fresh_export_agrees_with_jax_artifact() -> None:
     computes, on each recorded shape."""
     meta = json.loads((GOLDENS / "poly__reshape_concat_slice.json").read_text())
     x = jax.ShapeDtypeStruct(export.symbolic_shape("b, 2*h"), np.float32)
-    fun = lambda x: (jnp.concatenate([x, 2 * x], axis=0).reshape(-1), x[1:, ::2])  # noqa: E731
+    fun = lambda x: (jnp.concatenate([x, 2 * x], axis=0).reshape(-1), x[1:, ::2])
     ours = export.export(jax.jit(fun))(x)
     assert [str(a) for a in ours.out_avals] == meta["out_avals"]
     _check_calls(ours, meta)

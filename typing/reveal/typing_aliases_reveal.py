@@ -44,7 +44,7 @@ key = jnp.zeros(2, "uint32")
 
 assert_type(scale(1.0), Array)
 assert_type(scale(np.ones(3), dtype=name), Array)
-assert_type(leading(jnp.ones((4, 2))), int)
+assert_type(leading(jnp.ones((4, 2))), DimSize)
 assert_type(dtype_of(jnp.ones(2)), np.dtype[Any])
 assert_type(new_shape([2, 3]), tuple[int, ...])
 assert_type(split_key(key), Array)

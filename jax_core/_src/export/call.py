@@ -21,15 +21,15 @@ from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.effects import Effects
 from jax_core._src.core.primitive import Primitive, Rules
+from jax_core._src.core.shape_poly import is_symbolic_dim
 from jax_core._src.export.exported import Exported, parse_module
 from jax_core._src.export.safety import check_platforms
 from jax_core._src.export.symbolic import arg_names, concrete_out_avals, path_str
-from jax_core._src.core.shape_poly import is_symbolic_dim
-from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lax.standard_rules import no_batch, no_jvp
 from jax_core._src.lib.mlir import func, hlo, ir
 from jax_core._src.lowering import hlo as hlo_util
 from jax_core._src.lowering import sdy
+from jax_core._src.lowering.ir_types import aval_to_ir_type
 from jax_core._src.lowering.lower_jaxpr import LoweringRuleContext, module_context
 from jax_core._src.transforms.custom_derivatives import custom_vjp
 from jax_core._src.tree.errors import equality_errors

@@ -29,10 +29,10 @@ from jax_core._src.interpreters.ad_util import tangent_aval
 from jax_core._src.lib import mlir as lib_mlir
 from jax_core._src.lib.mlir import hlo, ir
 from jax_core._src.lowering.lower_jaxpr import SpmdLayout, lower_closed_jaxpr
-from jax_core._src.transforms.api import Jitted
-from jax_core._src.transforms.jit import ExportTrace, _JitFunction  # pyright: ignore[reportPrivateUsage]
 from jax_core._src.sharding.partition_spec import PartitionSpec
 from jax_core._src.sharding.shardings import NamedSharding
+from jax_core._src.transforms.api import Jitted
+from jax_core._src.transforms.jit import ExportTrace, _JitFunction  # pyright: ignore[reportPrivateUsage]
 from jax_core._src.tree.paths import keystr
 from jax_core._src.tree.tree_util import PyTreeDef, tree_flatten_with_path, tree_unflatten
 

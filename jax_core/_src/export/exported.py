@@ -14,8 +14,8 @@ from typing import Any, Final, Literal, overload
 
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.core.effects import Effect
-from jax_core._src.lib.mlir import ir
 from jax_core._src.lib import mlir as lib_mlir
+from jax_core._src.lib.mlir import ir
 from jax_core._src.lowering.ir_types import make_ir_context
 from jax_core._src.sharding.mesh import AbstractMesh, Mesh
 from jax_core._src.sharding.shardings import NamedSharding

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, cast
 
-from jax_core._src.core.avals import ShapeDtypeStruct, ShapedArray
+from jax_core._src.core.avals import ShapedArray, ShapeDtypeStruct
 from jax_core._src.core.shape_poly import (
     INT_ARITH,
     DimSize,
@@ -25,7 +25,13 @@ from jax_core._src.core.shape_poly import (
 from jax_core._src.core.trace import get_aval
 from jax_core._src.tree.errors import prefix_errors
 from jax_core._src.tree.paths import keystr
-from jax_core._src.tree.tree_util import KeyPath, PyTreeDef, tree_flatten, tree_flatten_with_path, tree_unflatten
+from jax_core._src.tree.tree_util import (
+    KeyPath,
+    PyTreeDef,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_unflatten,
+)
 
 
 def path_str(path: KeyPath) -> str:

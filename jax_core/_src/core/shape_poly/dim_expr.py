@@ -64,9 +64,9 @@ class Factor:
     __slots__ = ("_hash", "operands", "operation", "size", "var")
 
     def __init__(self, var: str | None, operation: str | None, operands: tuple[DimExpr, ...]):
-        self.var = var
-        self.operation = operation
-        self.operands = operands
+        self.var: str | None = var
+        self.operation: str | None = operation
+        self.operands: tuple[DimExpr, ...] = operands
         self.size: int = 1 if var is not None else 1 + sum(o.size for o in operands)
         self._hash: int | None = None
 

@@ -86,7 +86,7 @@ class SymbolicScope:
             raise ValueError(  # noqa: TRY004 - JAX's class
                 f"The symbolic constraints should be a sequence of strings. Got {constraints_str!r}"
             )
-        self.initialized = False
+        self.initialized: bool = False
         self._location = _user_location()
         self.explicit_constraints: list[SymbolicConstraint] = []
         self.bounds_cache: dict[DimExpr, tuple[float, float, BoundsPrecision]] = {}

@@ -9,6 +9,7 @@ from jax_core._src import dtypes as dtypes
 from jax_core._src.core.avals import ShapedArray as ShapedArray
 from jax_core._src.core.errors import ConcretizationTypeError as ConcretizationTypeError, TracerArrayConversionError as TracerArrayConversionError, TracerBoolConversionError as TracerBoolConversionError, TracerIntegerConversionError as TracerIntegerConversionError, UnexpectedTracerError as UnexpectedTracerError
 from jax_core._src.core.primitive import Primitive as Primitive
+from jax_core._src.core.shape_poly import is_symbolic_dim as is_symbolic_dim
 from jax_core._src.lib import jax_ext as jax_ext
 from jax_core._src.typing.basearray import Array as Array
 from typing import Any, NoReturn

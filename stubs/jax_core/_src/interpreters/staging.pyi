@@ -9,6 +9,7 @@ from jax_core._src.core.axis_env import pvary as pvary
 from jax_core._src.core.jaxpr import Atom as Atom, ClosedJaxpr as ClosedJaxpr, Jaxpr as Jaxpr, JaxprEqn as JaxprEqn, Literal as Literal, NameContext as NameContext, Var as Var, literal_aval as literal_aval, pp_eqn as pp_eqn
 from jax_core._src.core.jaxpr_check import check_jaxpr as check_jaxpr
 from jax_core._src.core.primitive import Primitive as Primitive, carries_jaxprs as carries_jaxprs
+from jax_core._src.core.shape_poly import is_symbolic_dim as is_symbolic_dim
 from jax_core._src.core.source_info import function_location as function_location, user_frame as user_frame
 from jax_core._src.core.trace import Trace as Trace, Tracer as Tracer, get_aval as get_aval, is_ndarray as is_ndarray, is_scalar as is_scalar, set_current_trace as set_current_trace
 from typing import Any
