@@ -31,11 +31,6 @@ def is_static(shape: Sequence[DimSize]) -> bool:
     return all(isinstance(d, (int, np.integer)) for d in shape)
 
 
-def ir_dim(d: DimSize) -> int:
-    """A dimension of an MLIR tensor type: its size, or the dynamic size for a symbolic one."""
-    return int(d) if isinstance(d, (int, np.integer)) else ir.ShapedType.get_dynamic_size()
-
-
 def _scalar_type() -> ir.RankedTensorType:
     bits = dim_dtype().itemsize * 8
     return ir.RankedTensorType.get([], ir.IntegerType.get_signless(bits))
@@ -111,18 +106,34 @@ def dim_value(d: DimSize, env: Mapping[str, ir.Value[ir.Type]]) -> ir.Value[ir.T
     return d.evaluate(env, IR_ARITH)
 
 
-def shape_tensor(shape: Sequence[DimSize], env: Mapping[str, ir.Value[ir.Type]]) -> ir.Value[ir.Type]:
-    """``shape`` as a 1-D tensor of ``dim_dtype()`` (what the dynamic operations take)."""
-    one = ir.RankedTensorType.get([1], _scalar_type().element_type)
-    pieces: list[ir.Value[ir.Type]] = [hlo.reshape(one, dim_value(d, env)) for d in shape]
-    if not pieces:
-        empty = ir.DenseElementsAttr.get(np.zeros((0,), dim_dtype()), type=_scalar_type().element_type, shape=[0])
+def _as_dim(x: ir.Value[ir.Type]) -> ir.Value[ir.Type]:
+    """A scalar integer as one of ``dim_dtype()``."""
+    scalar = _scalar_type()
+    out: ir.Value[ir.Type] = x if x.type == scalar else hlo.convert(scalar, x)
+    return out
+
+
+def _size(x: ir.Value[ir.Type], axis: int) -> ir.Value[ir.Type]:
+    """The size of ``x`` along ``axis`` when the module runs."""
+    return _as_dim(hlo.get_dimension_size(x, axis))
+
+
+def _vector(scalars: Sequence[ir.Value[ir.Type]]) -> ir.Value[ir.Type]:
+    """Scalars of ``dim_dtype()`` as a 1-D tensor."""
+    element = _scalar_type().element_type
+    if not scalars:
+        empty = ir.DenseElementsAttr.get(np.zeros((0,), dim_dtype()), type=element, shape=[0])
         out: ir.Value[ir.Type] = hlo.constant(empty)
         return out
-    if len(pieces) == 1:
-        return pieces[0]
-    joined: ir.Value[ir.Type] = hlo.concatenate(pieces, 0)
+    one = ir.RankedTensorType.get([1], element)
+    pieces: list[ir.Value[ir.Type]] = [hlo.reshape(one, s) for s in scalars]
+    joined: ir.Value[ir.Type] = pieces[0] if len(pieces) == 1 else hlo.concatenate(pieces, 0)
     return joined
+
+
+def shape_tensor(shape: Sequence[DimSize], env: Mapping[str, ir.Value[ir.Type]]) -> ir.Value[ir.Type]:
+    """``shape`` as a 1-D tensor of ``dim_dtype()`` (what the dynamic operations take)."""
+    return _vector([dim_value(d, env) for d in shape])
 
 
 def _env() -> Mapping[str, ir.Value[ir.Type]]:
@@ -190,26 +201,10 @@ def assert_op(condition: ir.Value[ir.Type], message: str, inputs: Sequence[ir.Va
     op.attributes["error_message"] = ir.StringAttr.get(message)
 
 
-def compare(a: ir.Value[ir.Type], b: ir.Value[ir.Type], direction: str) -> ir.Value[ir.Type]:
-    """A signed comparison of two dimension values."""
-    return _compare(a, b, direction)
-
-
 def value_shape(x: ir.Value[ir.Type]) -> ir.Value[ir.Type]:
     """The shape of a (possibly dynamic) tensor value, as a 1-D tensor of ``dim_dtype()``."""
     t = ir.RankedTensorType(x.type)
-    one = ir.RankedTensorType.get([1], _scalar_type().element_type)
-    pieces: list[ir.Value[ir.Type]] = []
-    for i in range(t.rank):
-        if t.is_dynamic_dim(i):
-            size: ir.Value[ir.Type] = hlo.get_dimension_size(x, i)
-            if _scalar_type() != size.type:
-                size = hlo.convert(_scalar_type(), size)
-        else:
-            size = _const(t.get_dim_size(i))
-        pieces.append(hlo.reshape(one, size))
-    joined: ir.Value[ir.Type] = pieces[0] if len(pieces) == 1 else hlo.concatenate(pieces, 0)
-    return joined
+    return _vector([_size(x, i) if t.is_dynamic_dim(i) else _const(t.get_dim_size(i)) for i in range(t.rank)])
 
 
 def broadcast_like(result_type: ir.RankedTensorType, scalar: ir.Value[ir.Type], like: ir.Value[ir.Type]) -> ir.Value[ir.Type]:
@@ -227,10 +222,7 @@ def bind_dim_vars(solution: DimVarSolution, args: Sequence[ir.Value[ir.Type]]) -
     the value of each dimension variable."""
     sizes: dict[str, ir.Value[ir.Type]] = {}
     for arg, dim in solution.synthetic_dims:
-        size: ir.Value[ir.Type] = hlo.get_dimension_size(args[arg], dim)
-        if _scalar_type() != size.type:
-            size = hlo.convert(_scalar_type(), size)
-        sizes[solution.arg_dim_var(arg, dim)] = size
+        sizes[solution.arg_dim_var(arg, dim)] = _size(args[arg], dim)
     for check in solution.assertions:
         left, right = dim_value(check.left, sizes), dim_value(check.right, sizes)
         condition = _compare(left, right, "EQ" if check.comp == "eq" else "GE")
@@ -249,10 +241,7 @@ def dynamic_slice(
     # As JAX: starts clamped into [0, size of x - slice size] (real_dynamic_slice does not clamp),
     # limits ``starts + sizes`` (the form shape refinement turns back into a dynamic_slice).
     env = _env()
-    scalar = _scalar_type()
-    one = ir.RankedTensorType.get([1], scalar.element_type)
-    pieces = [hlo.reshape(one, s if s.type == scalar else hlo.convert(scalar, s)) for s in starts]
-    start_tensor: ir.Value[ir.Type] = pieces[0] if len(pieces) == 1 else hlo.concatenate(pieces, 0)
+    start_tensor = _vector([_as_dim(s) for s in starts])
     size_tensor = shape_tensor(sizes, env)
     upper = hlo.subtract(value_shape(x), size_tensor)
     clamped: ir.Value[ir.Type] = hlo.clamp(shape_tensor([0] * len(sizes), env), start_tensor, upper)

@@ -11,6 +11,7 @@ import numpy as np
 from jax_core._src import dtypes
 from jax_core._src.core.avals import ShapedArray
 from jax_core._src.lib.mlir import hlo, ir
+from jax_core._src.lowering import dynamic_shapes
 from jax_core._src.lowering.ir_types import aval_to_ir_type, dtype_to_ir_type
 
 _BITCAST_AS_UINT = {
@@ -62,8 +63,6 @@ def broadcast_in_dim(
     x: ir.Value[ir.Type], aval_out: ShapedArray, dims: Sequence[int]
 ) -> ir.Value[ir.Type]:
     """``stablehlo.broadcast_in_dim`` of ``x`` to ``aval_out``'s shape (dynamic for a symbolic one)."""
-    from jax_core._src.lowering import dynamic_shapes
-
     return dynamic_shapes.broadcast_in_dim(aval_to_ir_type(aval_out), x, dims, aval_out.shape)
 
 
