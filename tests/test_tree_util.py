@@ -576,6 +576,10 @@ def test_equality_errors() -> None:
     ) == [((), "<class 'tuple'>", "<class 'list'>", "their Python types differ")]
     assert list(tu_src.equality_errors([1, (2,)], [3, (4,)])) == []
     assert tu_src.prefix_errors([1, 2], [(1, 2), 3]) == []
+    # ``is_leaf`` holds below the top level too (as in JAX): a nested ``None`` is a leaf prefix.
+    is_none = lambda x: x is None  # noqa: E731
+    assert tu_src.prefix_errors(("b", {"z": None}), (1, {"z": (2, 3)}), is_leaf=is_none) == []
+    assert len(tu_src.prefix_errors(("b", {"z": None}), (1, {"z": (2, 3)}))) == 1
 
 
 # ---------------------------------------------------------------------------

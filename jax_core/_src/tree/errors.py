@@ -236,4 +236,4 @@ def iter_prefix_errors(
 
     # Same type, arity and metadata: the mismatch is further down.
     for k, c1, c2 in zip(prefix_tree_keys, prefix_tree_children, full_tree_children):
-        yield from iter_prefix_errors((*key_path, k), c1, c2)
+        yield from iter_prefix_errors((*key_path, k), c1, c2, is_leaf)
