@@ -81,6 +81,25 @@ def bad_spec():
     return str(export.symbolic_shape("b + , 3"))
 
 @case
+def args_specs_prefix_tree():
+    args = (np.ones((2, 3), np.float32), {"a": np.ones((4,), np.int32), "z": np.ones((1, 2), np.float32)})
+    specs = export.symbolic_args_specs(args, ("b, _", {"a": "c", "z": None}))
+    return [[str(tuple(s.shape)), str(s.dtype)] for s in jax.tree_util.tree_leaves(specs)]
+
+@case
+def args_specs_one_string():
+    specs = export.symbolic_args_specs([np.ones((2, 3)), np.ones((2, 5, 6))], "b, ...")
+    return [str(tuple(s.shape)) for s in specs]
+
+@case
+def args_specs_bad_prefix():
+    return str(export.symbolic_args_specs((np.ones(2), np.ones(3)), ("b", "c", "d")))
+
+@case
+def args_specs_scope_and_constraints():
+    return str(export.symbolic_args_specs(np.ones(2), "b", constraints=("b >= 2",), scope=export.SymbolicScope()))
+
+@case
 def unknown_constraint_var():
     return str(export.symbolic_shape("b", constraints=("c >= 2",)))
 """
@@ -103,7 +122,8 @@ def both() -> tuple[dict[str, Any], dict[str, Any]]:
     [
         "call_ok", "call_odd", "call_violates_constraint", "call_zero_dim", "call_wrong_rank", "call_under_jit",
         "call_inconsistent", "compare_inconclusive", "compare_eq_undecided", "as_constant", "reshape_uneven",
-        "branch_on_dim", "mixed_scopes", "bad_spec", "unknown_constraint_var",
+        "branch_on_dim", "mixed_scopes", "bad_spec", "unknown_constraint_var", "args_specs_prefix_tree",
+        "args_specs_one_string", "args_specs_bad_prefix", "args_specs_scope_and_constraints",
     ],
 )
 def test_same_outcome_as_jax(both: tuple[dict[str, Any], dict[str, Any]], name: str) -> None:
