@@ -8,6 +8,7 @@ from jax_core import ad_checkpoint as ad_checkpoint
 from jax_core import custom_batching as custom_batching
 from jax_core import custom_derivatives as custom_derivatives
 from jax_core import debug as debug
+from jax_core import distributed as distributed
 from jax_core import dlpack as dlpack
 from jax_core import dtypes as dtypes
 from jax_core import errors as errors
@@ -116,6 +117,7 @@ from jax_core._src.lax.sharding_ops import reshard as reshard
 from jax_core._src.sharding.mesh import make_mesh as make_mesh
 from jax_core._src.runtime.assembly import make_array_from_callback as make_array_from_callback
 from jax_core._src.runtime.assembly import make_array_from_single_device_arrays as make_array_from_single_device_arrays
+from jax_core._src.runtime.process_local import make_array_from_process_local_data as make_array_from_process_local_data
 from jax_core._src.sharding.mesh_context import get_abstract_mesh as get_abstract_mesh
 from jax_core._src.sharding.mesh_context import get_mesh as get_mesh
 from jax_core._src.sharding.mesh_context import set_mesh as set_mesh

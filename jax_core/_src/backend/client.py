@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from jax_core._src import config
 from jax_core._src.core.once import once
+from jax_core._src.distributed import state as distributed
+from jax_core._src.distributed.runtime import make_collectives
 from jax_core._src.lib import jax_ext, xla_client
 
 if TYPE_CHECKING:
@@ -137,13 +139,29 @@ def backend() -> Client:
         )
     count = config.num_cpu_devices.value
     config.mark_backend_started()
-    if count is not None and count > 0:
-        return cast(Client, _xc.make_cpu_client(num_devices=count))
-    return cast(Client, _xc.make_cpu_client())
+    num_devices = count if count is not None and count > 0 else None
+    joined = distributed.global_state
+    if joined.client is None:
+        return cast(Client, _xc.make_cpu_client(num_devices=num_devices))
+    # One process of a multi-process run: the client learns every process's devices through the
+    # coordination service, and runs cross-process collectives with the configured implementation.
+    collectives = make_collectives(config.cpu_collectives_implementation.value, joined.client)
+    return cast(
+        Client,
+        _xc.make_cpu_client(
+            distributed_client=joined.client,
+            node_id=joined.process_id,
+            num_nodes=joined.num_processes,
+            collectives=collectives,
+            num_devices=num_devices,
+            get_local_topology_timeout_minutes=config.cpu_get_local_topology_timeout_minutes.value,
+            get_global_topology_timeout_minutes=config.cpu_get_global_topology_timeout_minutes.value,
+        ),
+    )
 
 
 def devices() -> list[Device]:
-    """All devices of the backend."""
+    """All devices of the backend (of every process in a multi-process run)."""
     return backend().devices()
 
 
@@ -159,7 +177,7 @@ def device_count() -> int:
 
 def default_device() -> Device:
     """The device computations run on when none is given: ``jax_default_device`` when it names a
-    device (``jax.default_device(d)``), otherwise the first device."""
+    device (``jax.default_device(d)``), otherwise this process's first device."""
     chosen = config.default_device.value
     if chosen is None or isinstance(chosen, str):
         if isinstance(chosen, str) and chosen != "cpu":
@@ -167,7 +185,7 @@ def default_device() -> Device:
                 f"Unknown backend: '{chosen}' requested, but no platforms that are instances of {chosen} "
                 "are present. Platforms present are: cpu"
             )
-        return devices()[0]
+        return local_devices()[0]
     return cast("Device", chosen)
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import enum
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from jax_core._src.config.flags import (
     EnumFlag, Flag, Support, bool_state, enum_class_state, enum_state, float_state, int_state, object_state,
-    optional_bool_state, optional_enum_state, string_state,
+    optional_bool_state, optional_enum_state, registry, string_state,
 )  # fmt: skip
 from jax_core._src.lib import jax_ext, jax_jit
 
@@ -253,19 +253,45 @@ def mark_backend_started() -> None:
     _backend_started[0] = True
 
 
-def _before_backend(value: int) -> None:
-    if _backend_started[0]:
-        raise RuntimeError(
-            "jax_num_cpu_devices config should be updated before backends are initialized i.e. before any JAX "
-            "operation is executed. You should initialize this config immediately after `import jax`."
-        )
+def backend_started() -> bool:
+    """Whether the PjRt client has been created (``jax.distributed.initialize`` must come first)."""
+    return _backend_started[0]
+
+
+def _before_backend(name: str) -> Callable[[Any], None]:
+    """A validator: ``name`` is read when the client is made, so it may change only before (or to
+    the value it already has)."""
+
+    def check(value: Any) -> None:
+        if _backend_started[0] and registry()[name].value != value:
+            raise RuntimeError(
+                f"{name} config should be updated before backends are initialized i.e. before any JAX "
+                "operation is executed. You should initialize this config immediately after `import jax`."
+            )
+
+    return check
 
 
 num_cpu_devices: Flag[int | None] = int_state(
     "jax_num_cpu_devices", -1,
     "The number of CPU devices (read when the backend starts; -1: XLA's default, one unless "
     "XLA_FLAGS=--xla_force_host_platform_device_count=N).",
-    validator=_before_backend,
+    validator=_before_backend("jax_num_cpu_devices"),
+)  # fmt: skip
+cpu_collectives_implementation: Flag[str | None] = optional_enum_state(
+    "jax_cpu_collectives_implementation", ("gloo", "mpi", "megascale"), "gloo",
+    "Cross-process collectives on CPU once jax.distributed is initialized: gloo (TCP, jaxlib's), "
+    "mpi (jaxlib's, needs an MPI library) or None (no cross-process collectives).",
+)  # fmt: skip
+cpu_get_local_topology_timeout_minutes: Flag[int | None] = int_state(
+    "jax_cpu_get_local_topology_timeout_minutes", 2,
+    "Minutes to wait for each process's CPU topology when the multi-process client starts.",
+    validator=_before_backend("jax_cpu_get_local_topology_timeout_minutes"),
+)  # fmt: skip
+cpu_get_global_topology_timeout_minutes: Flag[int | None] = int_state(
+    "jax_cpu_get_global_topology_timeout_minutes", 5,
+    "Minutes to wait for the global CPU topology (greater than the local one's).",
+    validator=_before_backend("jax_cpu_get_global_topology_timeout_minutes"),
 )  # fmt: skip
 random_seed_offset: Flag[int | None] = int_state("jax_random_seed_offset", 0, "An offset added to every seed of random.key/PRNGKey.")
 explicit_x64_dtypes: EnumFlag[ExplicitX64Mode] = enum_class_state(
@@ -352,13 +378,11 @@ _DEFAULT_ONLY_BOOLS = {
 }  # fmt: skip
 _DEFAULT_ONLY_INTS: dict[str, int | None] = {
     "jax_captured_constants_report_frames": 0, "jax_captured_constants_warn_bytes": 2_000_000_000,
-    "jax_cpu_get_global_topology_timeout_minutes": 5, "jax_cpu_get_local_topology_timeout_minutes": 2,
     "jax_embedded_constants_max_bytes": 32,
     "jax_serialization_version": 0, "jax_traceback_in_locations_limit": 100,
     "jax_share_binary_between_hosts_timeout_ms": 1_200_000, "jax_xla_profile_version": 0,
 }  # fmt: skip
 _DEFAULT_ONLY_ENUMS: dict[str, tuple[tuple[str, ...], str | None]] = {
-    "jax_cpu_collectives_implementation": (("gloo", "mpi", "megascale"), "gloo"),
     "jax_error_checking_behavior_divide": (("ignore", "raise"), "ignore"),
     "jax_error_checking_behavior_nan": (("ignore", "raise"), "ignore"),
     "jax_error_checking_behavior_oob": (("ignore", "raise"), "ignore"),

@@ -66,7 +66,7 @@ class ConfigSurface:
     @property
     def jax_compiler_enable_remat_pass(self) -> bool: return cast('bool', registry()['jax_compiler_enable_remat_pass'].value)
     @property
-    def jax_cpu_collectives_implementation(self) -> Literal['gloo', 'mpi', 'megascale']: return cast("Literal['gloo', 'mpi', 'megascale']", registry()['jax_cpu_collectives_implementation'].value)
+    def jax_cpu_collectives_implementation(self) -> Literal['gloo', 'mpi', 'megascale'] | None: return cast("Literal['gloo', 'mpi', 'megascale'] | None", registry()['jax_cpu_collectives_implementation'].value)
     @property
     def jax_cpu_enable_async_dispatch(self) -> bool: return cast('bool', registry()['jax_cpu_enable_async_dispatch'].value)
     @property
@@ -338,7 +338,7 @@ class ConfigSurface:
     def update(self, name: Literal['jax_default_matmul_precision'], val: Literal['default', 'high', 'highest', 'bfloat16', 'tensorfloat32', 'float32', 'ANY_F8_ANY_F8_F32', 'ANY_F8_ANY_F8_F32_FAST_ACCUM', 'ANY_F8_ANY_F8_ANY', 'ANY_F8_ANY_F8_ANY_FAST_ACCUM', 'F16_F16_F16', 'F16_F16_F32', 'BF16_BF16_BF16', 'BF16_BF16_F32', 'BF16_BF16_F32_X3', 'BF16_BF16_F32_X6', 'BF16_BF16_F32_X9', 'TF32_TF32_F32', 'TF32_TF32_F32_X3', 'F32_F32_F32', 'F64_F64_F64'] | None) -> None: ...
 
     @overload
-    def update(self, name: Literal['jax_cpu_collectives_implementation'], val: Literal['gloo', 'mpi', 'megascale']) -> None: ...
+    def update(self, name: Literal['jax_cpu_collectives_implementation'], val: Literal['gloo', 'mpi', 'megascale'] | None) -> None: ...
 
     @overload
     def update(self, name: Literal['jax_error_checking_behavior_divide', 'jax_error_checking_behavior_nan', 'jax_error_checking_behavior_oob'], val: Literal['ignore', 'raise']) -> None: ...

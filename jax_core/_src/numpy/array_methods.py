@@ -7,7 +7,7 @@ tracer, and there is one place to read what each method does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -253,6 +253,26 @@ def _addressable_shards(self: Any) -> list[Shard]:
     return out
 
 
+def _global_shards(self: Any) -> list[Shard]:
+    from jax_core._src.sharding.shardings import devices_indices_map
+
+    local = _addressable_shards(self)
+    sharding = self.sharding
+    if sharding.is_fully_addressable:
+        return local
+    by_device = {s.device.id: s for s in local}
+    seen: dict[tuple[Any, ...], int] = {}
+    out: list[Shard] = []
+    for device, index in devices_indices_map(self._sharding, self.shape).items():
+        key = tuple((s.start, s.stop, s.step) for s in index)
+        replica = seen.get(key, 0)
+        seen[key] = replica + 1
+        mine = by_device.get(device.id)
+        # A shard held by another process has no data here (``None``, as in JAX).
+        out.append(Shard(device, index, replica, cast(Array, None) if mine is None else mine.data))
+    return out
+
+
 def _dlpack(self: Array, *args: Any, **kwargs: Any) -> Any:
     return dlpack.__dlpack__(self, *args, **kwargs)
 
@@ -401,11 +421,15 @@ _TRACER_ONLY: dict[str, Any] = {"block_until_ready": _block_until_ready}
 _IMPL_ONLY: dict[str, Any] = {
     "device": property(_device, doc="The device holding the array (its sharding if on several)."),
     "committed": property(lambda self: bool(getattr(self, "_committed", True)), doc="Whether the array is committed to its device(s)."),
-    "is_fully_addressable": property(lambda self: True, doc="Whether this process holds every shard (always, single-process)."),
+    "is_fully_addressable": property(
+        lambda self: bool(self.sharding.is_fully_addressable), doc="Whether this process holds every shard."
+    ),
     "to_device": _to_device,
     "addressable_data": _addressable_data,
     "addressable_shards": property(_addressable_shards, doc="The shards this process holds."),
-    "global_shards": property(_addressable_shards, doc="All shards (the addressable ones, single-process)."),
+    "global_shards": property(
+        _global_shards, doc="The shards on every device; a shard of another process has ``data`` None."
+    ),
     "device_buffer": _removed("device_buffer", "arr.addressable_data(0)"),
     "device_buffers": _removed("device_buffers", "[s.data for s in arr.addressable_shards]"),
     "__dlpack__": _dlpack,

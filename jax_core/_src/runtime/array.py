@@ -103,6 +103,13 @@ def _value(self: Any) -> np.ndarray[Any, Any]:
     if cached is not None:
         return cached
     shards: list[Any] = self._arrays
+    if not _holds_whole_value(self):
+        raise RuntimeError(
+            "Fetching value for `jax.Array` that spans non-addressable (non process local) devices is not "
+            "possible. You can use `jax.experimental.multihost_utils.process_allgather` to print the global "
+            "array or use `.addressable_shards` method of jax.Array to inspect the addressable (process local) "
+            "shards."
+        )
     if len(shards) == 1 or self.is_fully_replicated:
         out = _buffer_view(shards[0], self.aval)
         if out is None:
@@ -113,6 +120,22 @@ def _value(self: Any) -> np.ndarray[Any, Any]:
     out.flags.writeable = False
     self._npy_value = out
     return out
+
+
+def _holds_whole_value(self: Any) -> bool:
+    """Whether this process's shards hold every block of the array (always, on one process)."""
+    sharding = _sharding_property(self)
+    if sharding.is_fully_addressable:
+        return True
+    if sharding.is_fully_replicated:
+        return bool(sharding.has_addressable_devices)
+    everywhere = sharding.devices_indices_map(self.shape).values()
+    here = sharding.addressable_devices_indices_map(self.shape).values()
+
+    def blocks(indices: Any) -> set[tuple[tuple[Any, Any, Any], ...]]:
+        return {tuple((s.start, s.stop, s.step) for s in index) for index in indices}
+
+    return blocks(everywhere) == blocks(here)
 
 
 def _buffer_view(shard: Any, aval: Any) -> np.ndarray[Any, Any] | None:

@@ -294,15 +294,31 @@ class Mesh(_AxisTypeQueries):
 
     @property
     def local_mesh(self) -> Mesh:
-        """The part of the mesh attached to this process (the mesh itself on one process).
+        """The part of the mesh attached to this process (the mesh itself on one process): the
+        smallest block of the device grid holding every local device.
 
-        Raises ``NotImplementedError`` for meshes spanning several processes.
+        Raises ``ValueError`` when this process's devices do not form such a block alone (a
+        contiguous sub-cube of the mesh), as JAX does.
         """
         if self.empty:
             return self
-        if self.is_multi_process:
-            raise NotImplementedError("Mesh.local_mesh of a multi-process mesh is not supported")
-        return Mesh(self.devices, self.axis_names)
+        if not self.is_multi_process:
+            return Mesh(self.devices, self.axis_names)
+        here = cast(Device, self.devices.flat[0]).client.process_index()
+        flags = [cast(Device, d).process_index == here for d in self.devices.flat]
+        local: np.ndarray[Any, np.dtype[np.bool_]] = np.array(flags, dtype=bool).reshape(self.devices.shape)
+        hull: list[slice] = []
+        for axis in range(local.ndim):
+            others = tuple(a for a in range(local.ndim) if a != axis)
+            hit = np.flatnonzero(local.any(axis=others))
+            hull.append(slice(int(hit.min()), int(hit.max()) + 1) if hit.size else slice(0, 0))
+        block = tuple(hull)
+        if local[block].size == 0 or not local[block].all():
+            raise ValueError(
+                "When passing host local inputs to pjit, devices connected to a single host must form a "
+                "contiguous subcube of the global device mesh"
+            )
+        return Mesh(self.devices[block], self.axis_names, axis_types=self.axis_types)
 
     @property
     def abstract_mesh(self) -> AbstractMesh:
