@@ -7,13 +7,17 @@ so ``devices()`` lists every process's devices and ``local_devices()`` this proc
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import socket
+import sys
 import threading
 import warnings
 from collections.abc import Sequence
 
 from jax_core._src import config
+from jax_core._src.core.errors import JaxRuntimeError
 from jax_core._src.distributed.runtime import (
     DistributedRuntimeClient, DistributedRuntimeService, make_client, make_service,
 )  # fmt: skip
@@ -95,22 +99,40 @@ class State:
             service = None
             if process_id == 0:
                 logger.info("Starting JAX distributed service on %s", bind)
-                service = make_service(
-                    bind, num_processes, heartbeat_timeout=heartbeat_timeout_seconds,
-                    shutdown_timeout=shutdown_timeout_seconds, tls=tls,
-                )  # fmt: skip
+                _check_port_free(bind)
+                try:
+                    service = make_service(
+                        bind, num_processes, heartbeat_timeout=heartbeat_timeout_seconds,
+                        shutdown_timeout=shutdown_timeout_seconds, tls=tls,
+                    )  # fmt: skip
+                except JaxRuntimeError as e:
+                    raise JaxRuntimeError(
+                        f"{e}: process 0 could not start the coordination service on {bind}; is the port "
+                        "already in use (another run, or a process that has not exited)? Choose a free port "
+                        "for coordinator_address (or JAX_COORDINATOR_ADDRESS)."
+                    ) from e
             client = make_client(
                 coordinator_address, process_id, init_timeout=initialization_timeout,
                 heartbeat_timeout=heartbeat_timeout_seconds, shutdown_timeout=shutdown_timeout_seconds,
                 tls=tls,
             )  # fmt: skip
             logger.info("Connecting to JAX distributed service on %s", coordinator_address)
+            # jaxlib's client ends the process when the processes have not all joined in time
+            # (its message names no process): say first, from Python, who is waiting for whom.
+            watchdog = threading.Timer(
+                max(initialization_timeout - 0.5, 0.9 * initialization_timeout),
+                _report_join_timeout, (coordinator_address, num_processes, process_id, initialization_timeout),
+            )  # fmt: skip
+            watchdog.daemon = True
+            watchdog.start()
             try:
                 client.connect()
             except BaseException:
                 if service is not None:
                     service.shutdown()
                 raise
+            finally:
+                watchdog.cancel()
             self.service, self.client = service, client
             self.coordinator_address = coordinator_address
             self.process_id, self.num_processes = process_id, num_processes
@@ -127,6 +149,47 @@ class State:
                 client.shutdown()
             if service is not None:
                 service.shutdown()
+
+
+def _check_port_free(bind: str) -> None:
+    """Raises JAX's runtime error when ``bind``'s port is taken: jaxlib's service fails there, and
+    sometimes crashes the process while failing."""
+    host, _, port_text = bind.rpartition(":")
+    host = host.strip("[]")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"coordinator address {bind!r} must end with ':<port>'.") from None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    probe = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and host in ("", "::"):
+            probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)  # also IPv4, as gRPC binds
+        probe.bind((host or "::", port))
+    except OSError as e:
+        if e.errno != errno.EADDRINUSE:
+            return  # (an address family this host lacks: let jaxlib decide)
+        raise JaxRuntimeError(
+            f"UNKNOWN: Failed to start RPC server: process 0 could not start the coordination service on "
+            f"{bind}: the port {port} is already in use (another run, or a process that has not exited). "
+            "Choose a free port for coordinator_address (or JAX_COORDINATOR_ADDRESS)."
+        ) from None
+    finally:
+        probe.close()
+
+
+def _report_join_timeout(address: str, num_processes: int, process_id: int, timeout: int) -> None:
+    others = sorted(set(range(num_processes)) - {process_id})
+    sys.stderr.write(
+        f"jax_core.distributed.initialize: process {process_id} has waited {timeout} s "
+        f"(initialization_timeout) for all {num_processes} processes to join the coordination service at "
+        f"{address}, and some of processes {others} have not joined. Check that {num_processes} processes "
+        f"were started (num_processes={num_processes}), each with a distinct process_id in "
+        f"0..{num_processes - 1}, and that they reach {address}. jaxlib's coordination client now stops "
+        "this process.\n"
+    )
+    sys.stderr.flush()
 
 
 def _from_env(value: int | None, variable: str) -> int | None:
