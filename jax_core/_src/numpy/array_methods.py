@@ -236,41 +236,39 @@ class Shard:
         return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, data={self.data})"
 
 
-def _addressable_shards(self: Any) -> list[Shard]:
+def _blocks(self: Any) -> list[tuple[Any, tuple[slice, ...], int]]:
+    """Every device of the array's sharding with its block and replica id (the copies of a block
+    are numbered in device-assignment order, over all processes' devices, as in JAX)."""
     from jax_core._src.sharding.shardings import devices_indices_map
 
-    check_not_deleted(self)
-    index_map = devices_indices_map(self._sharding, self.shape)
     seen: dict[tuple[Any, ...], int] = {}
-    out: list[Shard] = []
-    for shard in self._arrays:
-        device = shard._sharding._device
-        index = index_map[device]
+    out: list[tuple[Any, tuple[slice, ...], int]] = []
+    for device, index in devices_indices_map(self._sharding, self.shape).items():
         key = tuple((s.start, s.stop, s.step) for s in index)
         replica = seen.get(key, 0)
         seen[key] = replica + 1
+        out.append((device, index, replica))
+    return out
+
+
+def _addressable_shards(self: Any) -> list[Shard]:
+    check_not_deleted(self)
+    blocks = {device.id: (index, replica) for device, index, replica in _blocks(self)}
+    out: list[Shard] = []
+    for shard in self._arrays:
+        device = shard._sharding._device
+        index, replica = blocks[device.id]
         out.append(Shard(device, index, replica, shard))
     return out
 
 
 def _global_shards(self: Any) -> list[Shard]:
-    from jax_core._src.sharding.shardings import devices_indices_map
-
-    local = _addressable_shards(self)
-    sharding = self.sharding
-    if sharding.is_fully_addressable:
-        return local
-    by_device = {s.device.id: s for s in local}
-    seen: dict[tuple[Any, ...], int] = {}
-    out: list[Shard] = []
-    for device, index in devices_indices_map(self._sharding, self.shape).items():
-        key = tuple((s.start, s.stop, s.step) for s in index)
-        replica = seen.get(key, 0)
-        seen[key] = replica + 1
-        mine = by_device.get(device.id)
-        # A shard held by another process has no data here (``None``, as in JAX).
-        out.append(Shard(device, index, replica, cast(Array, None) if mine is None else mine.data))
-    return out
+    check_not_deleted(self)
+    if self.sharding.is_fully_addressable:
+        return _addressable_shards(self)
+    data = {shard._sharding._device.id: shard for shard in self._arrays}
+    # A shard held by another process has no data here (``None``, as in JAX).
+    return [Shard(d, index, replica, cast(Array, data.get(d.id))) for d, index, replica in _blocks(self)]
 
 
 def _dlpack(self: Array, *args: Any, **kwargs: Any) -> Any:
