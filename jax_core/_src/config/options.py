@@ -278,6 +278,11 @@ num_cpu_devices: Flag[int | None] = int_state(
     "XLA_FLAGS=--xla_force_host_platform_device_count=N).",
     validator=_before_backend("jax_num_cpu_devices"),
 )  # fmt: skip
+enable_preemption_service: Flag[bool] = bool_state(
+    "jax_enable_preemption_service", True,
+    "Start jaxlib's preemption sync manager in jax.distributed.initialize: SIGTERM becomes a preemption "
+    "notice (multihost_utils.reached_preemption_sync_point), not an exit.",
+)  # fmt: skip
 cpu_collectives_implementation: Flag[str | None] = optional_enum_state(
     "jax_cpu_collectives_implementation", ("gloo", "mpi", "megascale"), "gloo",
     "Cross-process collectives on CPU once jax.distributed is initialized: gloo (TCP, jaxlib's), "
@@ -374,7 +379,7 @@ _DEFAULT_ONLY_BOOLS = {
     "jax_use_simplified_jaxpr_constants": False, "jax_export_deserialize_expired_versions": False,
     "jax_export_ignore_forward_compatibility": False, "jax_distributed_verify_secure_credentials": False,
     "jax_debug_leaked_clients_on_clear_backends": False, "jax_raise_on_ppermute_sort_diff": True,
-    "jax_use_rgv3": True, "jax_enable_preemption_service": True,
+    "jax_use_rgv3": True,
 }  # fmt: skip
 _DEFAULT_ONLY_INTS: dict[str, int | None] = {
     "jax_captured_constants_report_frames": 0, "jax_captured_constants_warn_bytes": 2_000_000_000,

@@ -48,6 +48,30 @@ class DistributedRuntimeClient(Protocol):
         ...
 
 
+class PreemptionSyncManager(Protocol):
+    """jaxlib's preemption sync manager: on a preemption notice (SIGTERM), the processes agree
+    on a step at which to save a checkpoint."""
+
+    def initialize(self, client: DistributedRuntimeClient) -> None:
+        """Starts listening for preemption notices, over ``client``."""
+        ...
+
+    def reached_sync_point(self, step_id: int) -> bool:
+        """Whether ``step_id`` is the step the processes agreed on."""
+        ...
+
+    def shutdown(self) -> None:
+        """Stops listening."""
+        ...
+
+
+def make_preemption_sync_manager(client: DistributedRuntimeClient) -> PreemptionSyncManager:
+    """A preemption sync manager listening over ``client``."""
+    manager = cast(PreemptionSyncManager, _jax.create_preemption_sync_manager())
+    manager.initialize(client)
+    return manager
+
+
 class CpuCollectives(Protocol):
     """A cross-process collectives implementation for the CPU client (Gloo over TCP, or MPI)."""
 

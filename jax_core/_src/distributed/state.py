@@ -7,6 +7,7 @@ so ``devices()`` lists every process's devices and ``local_devices()`` this proc
 
 from __future__ import annotations
 
+import atexit
 import errno
 import logging
 import os
@@ -19,7 +20,8 @@ from collections.abc import Sequence
 from jax_core._src import config
 from jax_core._src.core.errors import JaxRuntimeError
 from jax_core._src.distributed.runtime import (
-    DistributedRuntimeClient, DistributedRuntimeService, make_client, make_service,
+    DistributedRuntimeClient, DistributedRuntimeService, PreemptionSyncManager, make_client,
+    make_preemption_sync_manager, make_service,
 )  # fmt: skip
 
 logger = logging.getLogger(__name__)
@@ -36,10 +38,12 @@ class State:
         self.num_processes: int = 1
         self.service: DistributedRuntimeService | None = None
         self.client: DistributedRuntimeClient | None = None
+        self.preemption_sync_manager: PreemptionSyncManager | None = None
         self.coordinator_address: str | None = None
         self.local_device_ids: list[int] | None = None
         self.partition_index: int | None = None
         self._lock = threading.Lock()
+        self._exit_hook = False
 
     def initialize(
         self,
@@ -134,6 +138,14 @@ class State:
             finally:
                 watchdog.cancel()
             self.service, self.client = service, client
+            if not self._exit_hook:
+                # As JAX's exit hook: leave the run cleanly when the program ends without shutdown().
+                atexit.register(self.shutdown)
+                self._exit_hook = True
+            if config.enable_preemption_service.value:
+                # As JAX: SIGTERM becomes a preemption notice the processes agree on
+                # (``multihost_utils.reached_preemption_sync_point``), not an exit.
+                self.preemption_sync_manager = make_preemption_sync_manager(client)
             self.coordinator_address = coordinator_address
             self.process_id, self.num_processes = process_id, num_processes
             self.local_device_ids = None if local_device_ids is None else list(local_device_ids)
@@ -143,8 +155,10 @@ class State:
         """Leaves the run: the client waits at the shutdown barrier, then process 0 stops the
         service. Nothing happens when the run was never joined."""
         with self._lock:
-            client, service = self.client, self.service
-            self.client = self.service = None
+            client, service, manager = self.client, self.service, self.preemption_sync_manager
+            self.client = self.service = self.preemption_sync_manager = None
+            if manager is not None:  # before the client it listens through
+                manager.shutdown()
             if client is not None:
                 client.shutdown()
             if service is not None:

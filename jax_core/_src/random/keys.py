@@ -265,6 +265,11 @@ class PRNGKeyArray(Array):
         return out
 
     @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every shard of the keys."""
+        return bool(self._base_array.is_fully_addressable)
+
+    @property
     def is_fully_replicated(self) -> bool:
         """Whether every device holds all keys."""
         return bool(self._base_array.is_fully_replicated)

@@ -193,20 +193,33 @@ def _array(self: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray
     return out.copy() if copy else out
 
 
+def _printable(self: Any) -> bool:
+    """Whether this process can show the values: it holds them all, and they are under 1 MiB (a
+    bigger array, or one spread over other processes' devices, prints its shape, as in JAX)."""
+    sharding = _sharding_property(self)
+    whole = sharding.is_fully_addressable or (sharding.is_fully_replicated and sharding.has_addressable_devices)
+    return bool(whole) and self.nbytes < 1 << 20
+
+
 def _repr(self: Any) -> str:
     prefix = "Array("
     check_not_deleted(self)  # as JAX: printing a deleted array raises
-    dtype_str = f"dtype={self.dtype.name}" + (", weak_type=True)" if self.aval.weak_type else ")")
+    dtype_str = f"dtype={self.dtype.name}" + (", weak_type=True" if self.aval.weak_type else "")
+    sharding = _sharding_property(self)
+    if not (sharding.is_fully_addressable or sharding.is_fully_replicated):
+        return f"{prefix}shape={self.shape}, {dtype_str})"
     line_width = int(np.get_printoptions()["linewidth"])
     if self.size == 0:
         s = f"[], shape={self.shape}"
+    elif not _printable(self):
+        s = f"shape={self.shape}"
     else:
         s = np.array2string(_value(self), prefix=prefix, suffix=",", separator=", ", max_line_width=line_width)
     last_line_len = len(s) - s.rfind("\n") + 1
     sep = " "
-    if last_line_len + len(dtype_str) + 1 > line_width:
+    if last_line_len + len(dtype_str) + 2 > line_width:
         sep = " " * len(prefix)
-    return f"{prefix}{s},{sep}{dtype_str}"
+    return f"{prefix}{s},{sep}{dtype_str})"
 
 
 def _check_scalar(self: Any, what: str) -> None:
@@ -283,13 +296,16 @@ def _devices(self: Any) -> set[Device]:
 
 
 def _format(self: Any, spec: str) -> str:
+    sharding = _sharding_property(self)
+    if not (sharding.is_fully_addressable or (sharding.is_fully_replicated and sharding.has_addressable_devices)):
+        return _repr(self)
     if self.ndim == 0:
         return format(_value(self)[()], spec)
     return format(_value(self), spec)
 
 
 def _str(self: Any) -> str:
-    return str(_value(self))
+    return str(_value(self)) if _printable(self) else _repr(self)
 
 
 def _format_property(self: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -111,6 +111,12 @@ def _from_local_block(local: np.ndarray[Any, Any], sharding: Sharding, global_sh
     return make_array_from_callback(global_shape, sharding, block_of)
 
 
+@overload
+def make_array_from_process_local_data(
+    sharding: Sharding, local_data: np.ndarray[Any, Any] | Array, global_shape: Sequence[int] | None = None
+) -> Array: ...
+@overload
+def make_array_from_process_local_data(sharding: Any, local_data: Any, global_shape: Any = None) -> Any: ...
 def make_array_from_process_local_data(sharding: Any, local_data: Any, global_shape: Any = None) -> Any:
     """A global array from the data this process holds (``jax.make_array_from_process_local_data``).
 

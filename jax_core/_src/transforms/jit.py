@@ -693,6 +693,12 @@ def _shard_arg_fallback(x: object, sharding: object, layout: object, *rest: obje
     # executable takes (``layout``; ``None``: the default): it is relaid out.
     if type(x) is ArrayImpl:
         moved = sharded_input(x, sharding) if isinstance(sharding, Sharding) else x
+        if layout is None and not relayout.armed():
+            # Every array is in its default layout until an executable with custom layouts has
+            # been compiled: nothing to relay out (and no shard to read, which costs a failed
+            # ``import jax`` in jaxlib per shard). jax_core's Python shardings always come here
+            # for a multi-device executable: jaxlib's C++ path cannot count their devices.
+            return cast(Array, moved)
         relaid: Array = relayout.relayout(moved, layout if isinstance(layout, Layout) else None)
         return relaid
     if isinstance(layout, Layout):
