@@ -81,11 +81,11 @@ class State:
             raise ValueError("Number of processes must be defined.")
         if process_id is None:
             raise ValueError("The process id of the current process must be defined.")
-        if not isinstance(process_id, int):
+        if not isinstance(process_id, int):  # pyright: ignore[reportUnnecessaryIsInstance]  (untyped callers)
             raise TypeError(
                 f"process_id must be a nonnegative int. Got process_id={process_id} of type {type(process_id)}."
             )
-        if not isinstance(num_processes, int):
+        if not isinstance(num_processes, int):  # pyright: ignore[reportUnnecessaryIsInstance]  (untyped callers)
             raise TypeError(
                 f"num_processes must be a positive int. Got num_processes={num_processes} of type {type(num_processes)}."
             )
