@@ -70,12 +70,8 @@ import itertools
 import json
 import os
 import platform
-import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -256,94 +252,35 @@ def worker(lib: str, quick: bool) -> dict[str, Any]:
 # -- Launcher ----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def child_env(port: int, processes: int, process_id: int, local_devices: int) -> dict[str, str]:
-    """CPU only, ``local_devices`` host devices, the coordinator and this process's id; no other
-    ``JAX_*`` settings; the repository importable."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}
-    flags = [
-        f
-        for f in env.get("XLA_FLAGS", "").split()
-        if not f.startswith("--xla_force_host_platform_device_count")
-    ]
-    env.update(
-        JAX_PLATFORMS="cpu",
-        JAX_NUM_CPU_DEVICES=str(local_devices),
-        XLA_FLAGS=" ".join([*flags, f"--xla_force_host_platform_device_count={local_devices}"]),
-        TF_CPP_MIN_LOG_LEVEL="3",
-        JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
-        JAX_NUM_PROCESSES=str(processes),
-        JAX_PROCESS_ID=str(process_id),
-    )
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    return env
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL to a child's process group (it leads its own session), unless already reaped."""
-    if proc.returncode is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        proc.wait()
-
-
 def launch(lib: str, python: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Runs one launch of ``lib`` (``args.processes`` processes); each process's result, or a
+    """Runs one launch of ``lib`` (``args.processes`` processes, through the tests' launcher:
+    own sessions, a deadline, the others killed after one fails); each process's result, or a
     ``{"fatal": ...}`` for a process that failed, timed out or printed nothing."""
+    # Imported here, not in the workers (real JAX's venv has no pytest, which the tests import).
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.distributed._launch import LAUNCHER_VARIABLES, child_env, free_port, run_commands
+
     port = free_port()
     cmd = [python, "-m", "bench.distributed_bench", "--worker", "--lib", lib]
     cmd += ["--quick"] if args.quick else []
-    procs: list[subprocess.Popen[bytes]] = []
-    with tempfile.TemporaryDirectory(prefix="dist_bench_") as tmp:
-        outs = [Path(tmp) / f"{i}.out" for i in range(args.processes)]
-        errs = [Path(tmp) / f"{i}.err" for i in range(args.processes)]
-        deadline = time.monotonic() + args.timeout
-        failed_at: float | None = None
-        why = ""
-        try:
-            for i in range(args.processes):
-                with outs[i].open("wb") as fo, errs[i].open("wb") as fe:
-                    env = child_env(port, args.processes, i, args.local_devices)
-                    procs.append(
-                        subprocess.Popen(
-                            cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=fo,
-                            stderr=fe, start_new_session=True,
-                        )
-                    )  # fmt: skip
-            while any(p.poll() is None for p in procs):
-                now = time.monotonic()
-                if failed_at is None and any(p.returncode not in (None, 0) for p in procs):
-                    failed_at = now
-                if now > deadline:
-                    why = f"timed out after {args.timeout:.0f} s"
-                    break
-                if failed_at is not None and now - failed_at > KILL_ON_FAILURE_S:
-                    why = "killed after a peer failed"
-                    break
-                time.sleep(0.05)
-        finally:
-            for p in procs:
-                _kill(p)
-        results: list[dict[str, Any]] = []
-        for i, p in enumerate(procs):
-            text = outs[i].read_text(errors="replace")
-            lines = [ln for ln in text.splitlines() if ln.startswith(MARKER)]
-            if p.returncode == 0 and lines:
-                results.append(json.loads(lines[-1][len(MARKER) :]))
-                continue
-            tail = "\n".join(errs[i].read_text(errors="replace").strip().splitlines()[-8:])
-            results.append(
-                {"fatal": f"process {i}: exit {p.returncode} {why}".strip(), "traceback": tail}
-            )
+    # Only this run's JAX_* settings (none inherited); the repository importable by either interpreter.
+    path = {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    envs = [
+        {k: v for k, v in child_env(port, args.processes, i, args.local_devices, path).items()
+         if not k.startswith("JAX_") or k in LAUNCHER_VARIABLES}
+        for i in range(args.processes)
+    ]  # fmt: skip
+    procs = run_commands([cmd] * args.processes, envs, args.timeout, KILL_ON_FAILURE_S)
+    results: list[dict[str, Any]] = []
+    for p in procs:
+        lines = [ln for ln in p.stdout.splitlines() if ln.startswith(MARKER)]
+        if p.returncode == 0 and lines:
+            results.append(json.loads(lines[-1][len(MARKER) :]))
+            continue
+        why = "timed out" if p.timed_out else "killed after a peer failed" if p.killed_on_failure else ""
+        tail = "\n".join(p.stderr.strip().splitlines()[-8:])
+        results.append({"fatal": f"process {p.process_id}: exit {p.returncode} {why}".strip(), "traceback": tail})
     return results
 
 

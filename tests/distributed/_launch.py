@@ -203,13 +203,21 @@ def _xla_flags(local_devices: int) -> str:
     return " ".join([*kept, f"{count}={local_devices}"])
 
 
-def _child_env(
+LAUNCHER_VARIABLES = frozenset(
+    {"JAX_COORDINATOR_ADDRESS", "JAX_NUM_PROCESSES", "JAX_PROCESS_ID", "JAX_PLATFORMS", "JAX_NUM_CPU_DEVICES"}
+)
+"""The ``JAX_*`` variables ``child_env`` sets."""
+
+
+def child_env(
     port: int,
     num_processes: int,
     process_id: int,
     local_devices: int,
-    extra: Mapping[str, str | None] | None,
+    extra: Mapping[str, str | None] | None = None,
 ) -> dict[str, str]:
+    """Process ``process_id``'s environment: this one's, with the coordinator, the process count
+    and id, CPU only with ``local_devices`` host devices; ``extra`` on top (None removes)."""
     env = dict(os.environ)
     env.update(
         JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
@@ -258,45 +266,32 @@ def _parse_results(stdout: str) -> dict[str, Any] | None:
     return out
 
 
-def run_processes(
-    program: str,
-    which: str,
-    num_processes: int = 2,
-    local_devices: int = 4,
+def run_commands(
+    commands: Sequence[Sequence[str]],
+    envs: Sequence[Mapping[str, str]],
     timeout_s: float = 120,
-    env: Mapping[str, str | None] | None = None,
-    extra_args: Sequence[str] = (),
     kill_on_failure_s: float = 20,
 ) -> list[ProcessResult]:
-    """Runs ``program`` in ``num_processes`` fresh processes under ``which`` ("jax_core": this
-    interpreter, "jax": the oracle's) and returns one result per process, in process-id order.
-
-    ``env`` overrides the children's environment (None removes a variable); ``extra_args``
-    follow ``which`` on each child's command line (``sys.argv[2:]``). Never waits longer than
+    """Runs one child per command (process ``i``: ``commands[i]`` with ``envs[i]``, cwd the
+    repository) and returns one result per child, in order. Never waits longer than
     ``timeout_s``: at the deadline every child still running is killed and reported
     ``timed_out``; ``kill_on_failure_s`` after the first child exits non-zero, the others are
-    killed and reported ``killed_on_failure``."""
-    exe = _interpreter(which)
-    port = free_port()
+    killed and reported ``killed_on_failure``. (Also the launcher of ``bench/distributed_bench.py``.)"""
     procs: list[subprocess.Popen[bytes]] = []
     ended: dict[int, float] = {}
     timed_out: set[int] = set()
     killed: set[int] = set()
     with tempfile.TemporaryDirectory(prefix="jax_core_dist_") as tmp:
-        script = Path(tmp) / "program.py"
-        script.write_text(source_of(program))
-        outs = [(Path(tmp) / f"{i}.out", Path(tmp) / f"{i}.err") for i in range(num_processes)]
+        outs = [(Path(tmp) / f"{i}.out", Path(tmp) / f"{i}.err") for i in range(len(commands))]
         start = time.monotonic()
         first_failure: float | None = None
         try:
-            for i, (out, err) in enumerate(outs):
+            for (out, err), command, env in zip(outs, commands, envs, strict=True):
                 with out.open("wb") as fo, err.open("wb") as fe:
                     procs.append(
                         subprocess.Popen(
-                            [exe, str(script), which, *extra_args],
-                            stdin=subprocess.DEVNULL, stdout=fo, stderr=fe, cwd=ROOT,
-                            env=_child_env(port, num_processes, i, local_devices, env),
-                            start_new_session=True,
+                            list(command), stdin=subprocess.DEVNULL, stdout=fo, stderr=fe, cwd=ROOT,
+                            env=dict(env), start_new_session=True,
                         )
                     )  # fmt: skip
             while len(ended) < len(procs):
@@ -338,6 +333,32 @@ def run_processes(
                 )
             )  # fmt: skip
     return results
+
+
+def run_processes(
+    program: str,
+    which: str,
+    num_processes: int = 2,
+    local_devices: int = 4,
+    timeout_s: float = 120,
+    env: Mapping[str, str | None] | None = None,
+    extra_args: Sequence[str] = (),
+    kill_on_failure_s: float = 20,
+) -> list[ProcessResult]:
+    """Runs ``program`` in ``num_processes`` fresh processes under ``which`` ("jax_core": this
+    interpreter, "jax": the oracle's) and returns one result per process, in process-id order
+    (``run_commands``'s timeouts).
+
+    ``env`` overrides the children's environment (None removes a variable); ``extra_args``
+    follow ``which`` on each child's command line (``sys.argv[2:]``)."""
+    exe = _interpreter(which)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="jax_core_prog_") as tmp:
+        script = Path(tmp) / "program.py"
+        script.write_text(source_of(program))
+        command = [exe, str(script), which, *extra_args]
+        envs = [child_env(port, num_processes, i, local_devices, env) for i in range(num_processes)]
+        return run_commands([command] * num_processes, envs, timeout_s, kill_on_failure_s)
 
 
 def run_both(program: str, **kw: Any) -> tuple[list[ProcessResult], list[ProcessResult]]:

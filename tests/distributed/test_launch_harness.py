@@ -62,7 +62,7 @@ def test_child_environment_keeps_other_xla_flags(monkeypatch: pytest.MonkeyPatch
     count = "--xla_force_host_platform_device_count"
     monkeypatch.setenv("XLA_FLAGS", f"--xla_cpu_max_isa=SSE4_2 {count}=2")
     monkeypatch.setenv("JAX_LOCAL_DEVICE_IDS", "0")
-    child_env = _launch._child_env  # pyright: ignore[reportPrivateUsage]
+    child_env = _launch.child_env
     env = child_env(1234, 3, 2, 4, {"JAX_PLATFORMS": None, "EXTRA": "1"})
     assert env["XLA_FLAGS"] == f"--xla_cpu_max_isa=SSE4_2 {count}=4"
     assert env["JAX_COORDINATOR_ADDRESS"] == "127.0.0.1:1234"
