@@ -191,7 +191,7 @@ def err_noncontiguous_mesh():
     return l2g(np.arange(4.0), mesh, P("x"))
 
 @case
-def gap_assert_equal_sharded_global():
+def assert_equal_sharded_global():
     try:
         multihost_utils.assert_equal(l2g(np.arange(4.0), mesh8, P("x")), "sharded")
     except AssertionError as e:
@@ -199,7 +199,7 @@ def gap_assert_equal_sharded_global():
     return "passed"
 
 @case
-def gap_key_data_of_global_keys():
+def key_data_of_global_keys():
     g = l2g(jax.random.split(jax.random.key(pid), 4), mesh2, P(("host", "dev")))
     return [g.is_fully_addressable, val(multihost_utils.process_allgather(jax.random.key_data(g), tiled=True))]
 """
@@ -327,10 +327,6 @@ PROGRAMS = {
     "one_by_four": (ONE_BY_FOUR, {"num_processes": 1, "local_devices": 4}),
 }
 
-# Where jax_core differs from JAX because of code outside multihost_utils (see
-# test_gaps_outside_multihost): an eager operation on PRNG keys spread over several processes
-# (``random.key_data`` here) gathers them to one device, which cannot read other processes' keys.
-GAPS = frozenset({"gap_key_data_of_global_keys"})
 
 
 @functools.cache
@@ -355,7 +351,7 @@ def _assert_same(program: str, skip: frozenset[str] = frozenset()) -> None:
 
 
 def test_two_processes_match_jax() -> None:
-    _assert_same("two_by_four", skip=GAPS)
+    _assert_same("two_by_four")
 
 
 def test_four_processes_match_jax() -> None:
@@ -400,15 +396,6 @@ def test_preemption_sync_point_in_a_run() -> None:
     for r in _results("two_by_four", "jax_core"):
         assert r["preemption"] == {"ok": False}
     assert [r["preemption"] for r in _theirs("two_by_four")] == [{"ok": False}] * 2
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="eager ops on PRNG keys spread over processes gather them to one device (random.key_data fails)",
-)
-def test_gaps_outside_multihost() -> None:
-    ours, theirs = _results("two_by_four", "jax_core"), _theirs("two_by_four")
-    assert [{k: r[k] for k in GAPS} for r in ours] == [{k: r[k] for k in GAPS} for r in theirs]
 
 
 # -- in process (one process, no distributed run) -------------------------------------------------

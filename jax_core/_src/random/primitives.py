@@ -119,9 +119,20 @@ def _random_unwrap_abstract_eval(keys: ShapedArray) -> ShapedArray:
     return physical_aval(keys)
 
 
+def _random_unwrap_impl(keys: Any) -> Any:
+    # As JAX's: a concrete key array's data is at hand (no computation, so keys spread over
+    # other processes' devices unwrap too).
+    from jax_core._src.random.keys import PRNGKeyArray
+
+    if isinstance(keys, PRNGKeyArray):
+        return keys._base_array  # pyright: ignore[reportPrivateUsage]
+    raise TypeError(f"random_unwrap takes a PRNG key array, got {type(keys)}")
+
+
 random_unwrap_p.def_rules(
     Rules(
         abstract_eval=_random_unwrap_abstract_eval,
+        impl=_random_unwrap_impl,
         lower=_identity_lower,
         jvp=zero_jvp(random_unwrap_p),
         batch=vectorized_batcher(random_unwrap_p),
