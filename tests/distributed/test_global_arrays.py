@@ -176,3 +176,25 @@ def test_collectives_across_processes_equal_one_process_with_8_devices() -> None
             assert mine[name] == theirs[name], f"process {pid}, {name}: jax_core {mine[name]} != jax {theirs[name]}"
     psum = single["psum_across"]["ok"]["values"]
     assert psum[:2] == [56, 64]  # the sums of the even and the odd elements of arange(16)
+
+
+ONE_DEVICE_EACH = """
+@case
+def eager_ops_on_a_global_array():
+    # One device per process: each process holds one shard, yet the array spans both processes.
+    m = global_mesh((2,), ("x",))
+    x = jax.make_array_from_callback((4,), NamedSharding(m, P("x")), lambda i: np.arange(4, dtype=np.int32)[i])
+    return {"mul": local_val(x * 3), "sum": local_val(x.sum()), "where": local_val(jnp.where(x > 1, x, -x)),
+            "sharding": sharding_of(x + 1), "info": jax.print_environment_info(True).splitlines()[-2]}
+"""
+
+
+def test_eager_ops_with_one_device_per_process_match_jax() -> None:
+    core, real = run_both(ONE_DEVICE_EACH, local_devices=1)
+    for pid, (mine, theirs) in enumerate(zip(results_of(core), results_of(real), strict=True)):
+        assert "ok" in mine["eager_ops_on_a_global_array"], mine
+        ours, jax_ = mine["eager_ops_on_a_global_array"]["ok"], theirs["eager_ops_on_a_global_array"]["ok"]
+        info = ours.pop("info"), jax_.pop("info")
+        assert ours == jax_, f"process {pid}: {ours} != {jax_}"
+        assert info[0] == "process_count: 2"
+    assert ours["sum"][0]["value"]["values"] == 6

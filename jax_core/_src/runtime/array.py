@@ -83,6 +83,15 @@ def device_put_host(x: object, device: Device | None = None, *, committed: bool 
     return out
 
 
+_CPP_SINGLE: Final[type[Any]] = jax_ext.SingleDeviceSharding
+
+
+def spans_devices(x: Any) -> bool:
+    """Whether ``x`` (an ``ArrayImpl``) is laid out over several devices: several shards here, or
+    shards on other processes' devices too (one shard here need not mean one device)."""
+    return len(x._arrays) > 1 or (type(x._sharding) is not _CPP_SINGLE and not x.is_fully_addressable)
+
+
 def check_not_deleted(x: Any) -> None:
     """Raises JAX's ``RuntimeError`` when ``x`` (an ``ArrayImpl``) has been deleted or donated.
 

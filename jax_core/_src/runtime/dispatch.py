@@ -19,7 +19,7 @@ from jax_core._src.core.primitive import Primitive, set_default_impl
 from jax_core._src.core.trace import get_aval
 from jax_core._src.lowering.lower_jaxpr import SpmdLayout, lower_closed_jaxpr
 from jax_core._src.runtime import relayout
-from jax_core._src.runtime.array import ArrayImpl
+from jax_core._src.runtime.array import ArrayImpl, spans_devices
 from jax_core._src.runtime.checks import InvalidValue, check_execution, check_values, checking_values, log_compile
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.spmd import compile_spmd, named_from_hlo, sharded_input
@@ -134,11 +134,8 @@ def apply_primitive(primitive: Primitive, args: Sequence[Any], params: dict[str,
     if relayout.armed():  # its executables take default layouts (``runtime/relayout.py``)
         args = relayout.default_layout_args(args)
     avals = tuple(x.aval if type(x) is ArrayImpl else get_aval(x) for x in args)
-    spmd_outs = (
-        _apply_spmd(primitive, args, params, avals)
-        if any(type(x) is ArrayImpl and x._committed and len(x._arrays) > 1 for x in args)
-        else None
-    )
+    spread = any(type(x) is ArrayImpl and x._committed and spans_devices(x) for x in args)
+    spmd_outs = _apply_spmd(primitive, args, params, avals) if spread else None
     if spmd_outs is not None:
         outs, exe = spmd_outs
     elif any(type(x) is ArrayImpl and x._committed for x in args):

@@ -88,7 +88,7 @@ def print_environment_info(return_string: bool = False) -> str | None:
             f"numpy:  {np.__version__}",
             f"python: {sys.version.replace(chr(10), ' ')}",
             f"device info: {default_backend()}-{len(devices)}, {len(client.local_devices())} local devices",
-            "process_count: 1",
+            f"process_count: {process_count()}",
             f"platform: {platform.uname()}",
         ]
     )

@@ -49,7 +49,7 @@ from jax_core._src.lowering.lower_jaxpr import (
     LoweringRuleContext,
     lower_closed_jaxpr,
 )
-from jax_core._src.runtime.array import ArrayImpl, device_put_host
+from jax_core._src.runtime.array import ArrayImpl, device_put_host, spans_devices
 from jax_core._src.runtime import relayout
 from jax_core._src.runtime.compile import Executable, compile_module
 from jax_core._src.runtime.spmd import compile_spmd, sharded_input
@@ -370,7 +370,7 @@ class _JitFunction:
         placed: tuple[Any, bool] = (None, False)
         committed = [x for x in leaves if type(x) is ArrayImpl and x._committed]
         abstract_sharded = any(isinstance(x, ShapeDtypeStruct) and x.sharding is not None for x in leaves)
-        if self.sharded or abstract_sharded or any(len(x._arrays) > 1 for x in committed):
+        if self.sharded or abstract_sharded or any(spans_devices(x) for x in committed):
             where = self._plan(args, kwargs, leaves, avals, names)
             placed = (None, False) if where is None else (where, True)
         elif self.device is not None or committed:
