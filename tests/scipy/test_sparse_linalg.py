@@ -82,40 +82,14 @@ CALLS = [Call(e, INPUTS) for e in VALUES + ERRORS] + [Call(e, INPUTS, x64=True) 
 live = live_fixture(CALLS)
 
 
-# jax_core's ``.at[k].set`` computes its positions through a gather of an iota, where JAX
-# scatters at the index directly: the float operations are the same, but XLA fuses the two
-# modules differently, and on some CPUs (an AVX-512 machine here) incremental GMRES, which
-# updates its Hessenberg and Givens matrices that way, and GMRES on a pytree operand end 1-2 ulp
-# away from JAX's (under XLA_FLAGS=--xla_cpu_max_isa=AVX2 they are bit-identical). These compare
-# within ``ULP_RTOL`` (dtype and shape exactly); every other case is bit-identical.
-ULP_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.complex64): 1e-6, np.dtype(np.float64): 1e-13}
-UPDATE_ORDER_DIFFERS = {
-    e for e in VALUES + X64 if e.startswith(f"{L}.gmres(") and ("solve_method='incremental'" in e or TREE_B in e)
-}
-
-
-def _assert_matches(ours: Outcome, theirs: Outcome, expr: str) -> None:
-    if expr not in UPDATE_ORDER_DIFFERS or ours.leaves is None or theirs.leaves is None:
-        assert_same(ours, theirs, expr)
-        return
-    assert len(ours.leaves) == len(theirs.leaves), expr
-    for a, b in zip(ours.leaves, theirs.leaves, strict=True):
-        assert (a.dtype, a.shape) == (b.dtype, b.shape), expr
-        rtol = ULP_RTOL.get(a.dtype)
-        if rtol is None:  # integers (the info count): exact
-            assert a.tobytes() == b.tobytes(), expr
-        else:
-            np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol, err_msg=expr)
-
-
 @pytest.mark.parametrize("expr", VALUES)
 def test_values_bit_identical(expr: str, live: dict[str, Outcome]) -> None:
-    _assert_matches(here(Call(expr, INPUTS)), live[expr], expr)
+    assert_same(here(Call(expr, INPUTS)), live[expr], expr)
 
 
 @pytest.mark.parametrize("expr", X64)
 def test_values_x64(expr: str, live: dict[str, Outcome]) -> None:
-    _assert_matches(here(Call(expr, INPUTS, x64=True)), live[expr], expr)
+    assert_same(here(Call(expr, INPUTS, x64=True)), live[expr], expr)
 
 
 @pytest.mark.parametrize("expr", ERRORS)

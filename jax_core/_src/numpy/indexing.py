@@ -354,6 +354,9 @@ def _scatter(
         return lax.to_dtype(_scatter(x, idx, vals, kind, mode, indices_are_sorted, unique_indices), out_dtype, out_weak)  # type: ignore[return-value]
     (vals,) = [ensure_array(v) for v in [values]]
     vals = lax.convert_element_type(vals, x.dtype) if vals.dtype != x.dtype else vals
+    windowed = _scatter_windows(x, idx, vals, kind, mode)
+    if windowed is not None:
+        return windowed
     positions = _flat_positions(x, idx, clamp=_scatter_mode(mode) is slicing.GatherScatterMode.CLIP)
     vals = jshape.broadcast_to(vals, positions.shape)
     flat = jshape.ravel(x)
@@ -370,6 +373,61 @@ def _scatter(
     out = scatter(flat, pos, upd, dnums, mode=_scatter_mode(mode),
                   indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)  # fmt: skip
     return jshape.reshape(out, x.shape)
+
+
+def _scatter_windows(x: Array, idx: Any, vals: Array, kind: str, mode: str | None) -> Array | None:
+    """An update at integer indices (static or traced scalars) along some dimensions and whole
+    slices along the others (``x.at[k].set(v)``, ``h.at[k, :].add(r)``): one window scatter at
+    the indices, as JAX lowers it, rather than one scatter per element. ``None`` for any other
+    index (the general path)."""
+    try:
+        items = _normalize_index(x, idx)
+    except (TypeError, IndexError):
+        return None
+    _check_positions_fit(x, idx)  # JAX's OverflowError for positions past int32 without x64
+    dims: list[int] = []
+    starts: list[Array] = []
+    for d, i in enumerate(items):
+        if isinstance(i, slice) and i == slice(None):
+            continue
+        if isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)):
+            n = x.shape[d]
+            if is_symbolic_dim(n):
+                return None
+            k = int(i)
+            starts.append(ensure_array(np.asarray(k + n if k < 0 else k, dtypes.default_int_dtype())))
+        elif isinstance(i, Array) and i.ndim == 0 and dtypes.issubdtype(i.dtype, np.integer) and not is_symbolic_dim(x.shape[d]):
+            n_i = lax.to_dtype(x.shape[d], i.dtype, False)
+            starts.append(lax.select(lax.lt(i, lax.to_dtype(0, i.dtype, False)), lax.add(i, n_i), i))
+        else:
+            return None
+        dims.append(d)
+    if not dims or any(d is None for d in items):
+        return None
+    if len({a.dtype for a in starts}) > 1:
+        starts = [ensure_array(a) for a in promote_dtypes(*starts)]
+    window = tuple(n for d, n in enumerate(x.shape) if d not in dims)
+    if not _broadcasts_to(vals.shape, window):
+        return None
+    pieces = [shape_dims.expand_dims(a, (0,)) for a in starts]
+    indices = pieces[0] if len(pieces) == 1 else shape_assembly.concatenate(pieces, 0)
+    vals = jshape.broadcast_to(vals, window)
+    dnums = slicing.ScatterDimensionNumbers(
+        update_window_dims=tuple(range(len(window))), inserted_window_dims=tuple(dims), scatter_dims_to_operand_dims=tuple(dims)
+    )
+    scatter = {
+        "set": slicing.scatter, "add": slicing.scatter_add, "multiply": slicing.scatter_mul,
+        "min": slicing.scatter_min, "max": slicing.scatter_max,
+    }[kind]  # fmt: skip
+    # Scalar indices select one window: sorted and unique (as JAX marks them).
+    return scatter(x, indices, vals, dnums, mode=_scatter_mode(mode), indices_are_sorted=True, unique_indices=True)
+
+
+def _broadcasts_to(shape: tuple[Any, ...], target: tuple[Any, ...]) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``target`` (NumPy's rule, without a copy)."""
+    if len(shape) > len(target):
+        return False
+    return all(a == 1 or a == b for a, b in zip(shape[::-1], target[::-1]))
 
 
 def _scatter_mode(mode: str | None) -> slicing.GatherScatterMode:
