@@ -331,7 +331,11 @@ def _flat_positions(x: Array, idx: Any, clamp: bool = False) -> Array:
     return _getitem(jshape.reshape(positions, x.shape), idx, _CLAMP if clamp else -1)
 
 
-_SCATTERS: dict[str, Callable[..., Array]] = {}
+_SCATTERS: dict[str, Callable[..., Array]] = {
+    "set": slicing.scatter, "add": slicing.scatter_add, "multiply": slicing.scatter_mul,
+    "min": slicing.scatter_min, "max": slicing.scatter_max,
+}  # fmt: skip
+"""The scatter of each ``x.at[idx]`` update kind."""
 
 
 def _scatter(
@@ -363,13 +367,7 @@ def _scatter(
     pos = jshape.reshape(positions, (positions.size, 1))
     upd = jshape.ravel(vals)
     dnums = slicing.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
-    scatter = {
-        "set": slicing.scatter,
-        "add": slicing.scatter_add,
-        "multiply": slicing.scatter_mul,
-        "min": slicing.scatter_min,
-        "max": slicing.scatter_max,
-    }[kind]
+    scatter = _SCATTERS[kind]
     out = scatter(flat, pos, upd, dnums, mode=_scatter_mode(mode),
                   indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)  # fmt: skip
     return jshape.reshape(out, x.shape)
@@ -415,10 +413,7 @@ def _scatter_windows(x: Array, idx: Any, vals: Array, kind: str, mode: str | Non
     dnums = slicing.ScatterDimensionNumbers(
         update_window_dims=tuple(range(len(window))), inserted_window_dims=tuple(dims), scatter_dims_to_operand_dims=tuple(dims)
     )
-    scatter = {
-        "set": slicing.scatter, "add": slicing.scatter_add, "multiply": slicing.scatter_mul,
-        "min": slicing.scatter_min, "max": slicing.scatter_max,
-    }[kind]  # fmt: skip
+    scatter = _SCATTERS[kind]
     # Scalar indices select one window: sorted and unique (as JAX marks them).
     return scatter(x, indices, vals, dnums, mode=_scatter_mode(mode), indices_are_sorted=True, unique_indices=True)
 

@@ -83,13 +83,14 @@ def device_put_host(x: object, device: Device | None = None, *, committed: bool 
     return out
 
 
-_CPP_SINGLE: Final[type[Any]] = jax_ext.SingleDeviceSharding
+CPP_SINGLE_DEVICE_SHARDING: Final[type[Any]] = jax_ext.SingleDeviceSharding
+"""jaxlib's ``SingleDeviceSharding``: the sharding of an array on one device."""
 
 
 def spans_devices(x: Any) -> bool:
     """Whether ``x`` (an ``ArrayImpl``) is laid out over several devices: several shards here, or
     shards on other processes' devices too (one shard here need not mean one device)."""
-    return len(x._arrays) > 1 or (type(x._sharding) is not _CPP_SINGLE and not x.is_fully_addressable)
+    return len(x._arrays) > 1 or (type(x._sharding) is not CPP_SINGLE_DEVICE_SHARDING and not x.is_fully_addressable)
 
 
 def check_not_deleted(x: Any) -> None:
@@ -131,13 +132,19 @@ def _value(self: Any) -> np.ndarray[Any, Any]:
     return out
 
 
+def _whole_here(sharding: Any) -> bool:
+    """Whether this process holds the array's whole value by its sharding alone: all of it, or a
+    replica of it (JAX's test for printing values)."""
+    return bool(sharding.is_fully_addressable or (sharding.is_fully_replicated and sharding.has_addressable_devices))
+
+
 def _holds_whole_value(self: Any) -> bool:
     """Whether this process's shards hold every block of the array (always, on one process)."""
-    sharding = _sharding_property(self)
-    if sharding.is_fully_addressable:
+    if type(self._sharding) is CPP_SINGLE_DEVICE_SHARDING:  # the common case, without a conversion
         return True
-    if sharding.is_fully_replicated:
-        return bool(sharding.has_addressable_devices)
+    sharding = _sharding_property(self)
+    if _whole_here(sharding):
+        return True
     everywhere = sharding.devices_indices_map(self.shape).values()
     here = sharding.addressable_devices_indices_map(self.shape).values()
 
@@ -205,9 +212,7 @@ def _array(self: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray
 def _printable(self: Any) -> bool:
     """Whether this process can show the values: it holds them all, and they are under 1 MiB (a
     bigger array, or one spread over other processes' devices, prints its shape, as in JAX)."""
-    sharding = _sharding_property(self)
-    whole = sharding.is_fully_addressable or (sharding.is_fully_replicated and sharding.has_addressable_devices)
-    return bool(whole) and self.nbytes < 1 << 20
+    return _whole_here(_sharding_property(self)) and self.nbytes < 1 << 20
 
 
 def _repr(self: Any) -> str:
@@ -305,8 +310,7 @@ def _devices(self: Any) -> set[Device]:
 
 
 def _format(self: Any, spec: str) -> str:
-    sharding = _sharding_property(self)
-    if not (sharding.is_fully_addressable or (sharding.is_fully_replicated and sharding.has_addressable_devices)):
+    if not _whole_here(_sharding_property(self)):
         return _repr(self)
     if self.ndim == 0:
         return format(_value(self)[()], spec)

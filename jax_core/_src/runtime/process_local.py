@@ -17,6 +17,7 @@ import numpy as np
 
 from jax_core._src.backend import client
 from jax_core._src.runtime.assembly import make_array_from_callback
+from jax_core._src.runtime.environment import process_count
 from jax_core._src.runtime.transfer import device_put
 from jax_core._src.sharding.jaxlib_types import Index
 from jax_core._src.sharding.shardings import Sharding, devices_indices_map, from_cpp_sharding
@@ -137,7 +138,7 @@ def make_array_from_process_local_data(sharding: Any, local_data: Any, global_sh
     leaves, treedef = tree_flatten(local_data)
     shardings = broadcast_prefix(sharding, local_data)
     shapes = broadcast_prefix(global_shape, local_data, is_leaf=lambda x: x is None or isinstance(x, tuple))
-    if len({d.process_index for d in client.devices()}) == 1:
+    if process_count() == 1:
         for shape, leaf in zip(shapes, leaves, strict=True):
             if shape is not None and tuple(shape) != np.shape(leaf):
                 raise ValueError(

@@ -34,6 +34,7 @@ from jax_core._src.core.tokens import Token
 from jax_core._src.layout.formats import AutoLayoutSingleton, Format, describe_aval
 from jax_core._src.runtime import relayout
 from jax_core._src.runtime.array import (
+    CPP_SINGLE_DEVICE_SHARDING,
     ArrayImpl,
     _to_numpy_canonical,  # pyright: ignore[reportPrivateUsage]
     check_not_deleted,
@@ -53,7 +54,6 @@ __all__ = ["device_get", "device_put", "ensure_single_device", "placement"]
 
 _jax: ModuleType = getattr(_lib, "_jax")  # noqa: B009  (typed as ModuleType on purpose)
 _COPY: Final[Any] = _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES
-_CPP_SINGLE: Final[type[Any]] = _jax.SingleDeviceSharding
 
 DeviceOrSharding = Device | Sharding | Format[Any]
 """Where ``device_put`` places a value: a device or a sharding."""
@@ -306,7 +306,7 @@ def ensure_single_device(x: Any, device: Device | None = None) -> Any:
     if type(x) is not ArrayImpl:
         return x
     cpp = x._sharding
-    if type(cpp) is _CPP_SINGLE or isinstance(cpp, SingleDeviceSharding):
+    if type(cpp) is CPP_SINGLE_DEVICE_SHARDING or isinstance(cpp, SingleDeviceSharding):
         return x
     s = from_cpp_sharding(cpp)
     if s.num_devices == 1:
@@ -322,7 +322,7 @@ def ensure_single_device(x: Any, device: Device | None = None) -> Any:
 
 def _single_device(x: Any) -> Device | None:
     cpp = x._sharding
-    if type(cpp) is _CPP_SINGLE:
+    if type(cpp) is CPP_SINGLE_DEVICE_SHARDING:
         found: Device = cpp._device
         return found
     s = from_cpp_sharding(cpp)
