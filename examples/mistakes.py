@@ -1,4 +1,4 @@
-"""A small training program with ten mistakes that real JAX's typing lets through.
+"""A small training program with eleven mistakes that real JAX's typing lets through.
 
 Do not run it: it exists to be type-checked. ``make demo`` runs mypy with the jax_core plugin
 on it (tools/typecheck_examples.py), and each mistake line ends with ``# plugin: jax-<code>``,
@@ -18,6 +18,7 @@ import numpy as np
 
 import jax_core as jax
 import jax_core.numpy as jnp
+from jax_core.typing import Float
 
 Params = dict[str, jax.Array]
 
@@ -37,6 +38,13 @@ def predict(params: Params, x: jax.Array, n_layers: int) -> jax.Array:
         x = jnp.tanh(x @ params[f"w{i}"] + params[f"b{i}"])
     last = n_layers - 1
     return x @ params[f"w{last}"] + params[f"b{last}"]
+
+
+def project(
+    x: Float[jax.Array, "batch d_in"], w: Float[jax.Array, "d_in d_out"]
+) -> Float[jax.Array, "batch d_out"]:
+    # Mistake: the operands are transposed; (d_in, d_out) @ (batch, d_in) does not contract.
+    return w @ x  # plugin: jax-shape
 
 
 # Mistake: n_layers is parameter 2, not 3.

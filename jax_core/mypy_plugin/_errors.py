@@ -35,6 +35,11 @@ CUSTOM_RULE: Final = ErrorCode(
     "jax-custom-rule", "custom_jvp/custom_vjp rules match the function", "jax_core"
 )
 BRANCHES: Final = ErrorCode("jax-branches", "cond/switch branches return the same type", "jax_core")
+SHAPE: Final = ErrorCode(
+    "jax-shape",
+    "array shapes annotated Float[Array, 'b n'] agree (docs/shape-typing.md)",
+    "jax_core",
+)
 
 ALL: Final = (
     STATIC,
@@ -47,4 +52,5 @@ ALL: Final = (
     IN_AXES,
     CUSTOM_RULE,
     BRANCHES,
+    SHAPE,
 )

@@ -25,6 +25,7 @@ from mypy.types import (
 
 from jax_core.mypy_plugin import _errors, _names
 from jax_core.mypy_plugin._args import Arg, Args, Value, flag, ints, named_args, value
+from jax_core.mypy_plugin._shape_types import has_shapes, shape_of
 from jax_core.mypy_plugin._types import (
     array_like,
     array_type,
@@ -173,11 +174,21 @@ def analyze(
     g: Type = _tuple(api, grads) if isinstance(argnums, tuple) else grads[0]
     result: Type = g
     if kind == "value_and_grad":
-        value_t: Type = array_type(api) if aux is None else _tuple(api, [array_type(api), aux])
+        value_t: Type = _value_type(api, c.ret_type, aux is not None)
+        value_t = value_t if aux is None else _tuple(api, [value_t, aux])
         result = _tuple(api, [value_t, g])
     elif aux is not None:
         result = _tuple(api, [g, aux])
     return _differentiated(api, c, [j for j in indices if j is not None], result)
+
+
+def _value_type(api: CheckerPluginInterface, ret: Type, has_aux: bool) -> Type:
+    """The value ``value_and_grad`` returns: the function's own output where it is an annotated
+    array (its shape annotation kept), else ``Array``."""
+    p = get_proper_type(ret)
+    if has_aux and isinstance(p, TupleType) and p.items:
+        p = get_proper_type(p.items[0])
+    return p if has_shapes(p) and shape_of(p) is not None else array_type(api)
 
 
 def _is_array_ish(api: CheckerPluginInterface, t: Type) -> bool:

@@ -1,5 +1,7 @@
 """The typed vocabulary: the ``Array`` ABC (``basearray.py``) and the public type aliases
 (``aliases.py``). The package is what callers import (``from jax_core._src.typing import ArrayLike``).
+jaxtyping's array annotations (``Float[Array, "batch n"]``) are in ``array_annotations.py``,
+imported from there by jax_core.typing.
 """
 
 from jax_core._src.typing.aliases import ArrayLike as ArrayLike
