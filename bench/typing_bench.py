@@ -65,7 +65,7 @@ PLUGIN_ROWS = [
 SHAPES_TARGET = 1.20
 SHAPES_ROWS = [
     ("mypy_cold", "shapes on/off, cold cache"),
-    ("mypy_recheck", "shapes on/off, corpus re-checked"),
+    ("mypy_recheck", "shapes on/off, re-checked"),
 ]
 SHAPE_DIRS = ("shapes/fail", "shapes/pass", "public")
 
