@@ -364,25 +364,34 @@ def main() -> int:
             "\nratio: wall time jax_core/JAX (the verdict); cpu ratio: CPU time (user+sys) of the checker,"
             " steadier on a loaded machine."
         )
-    if run_plugin:
-        plugin_results, failed_plugin = _table(
-            plugin_samples, PLUGIN_ROWS, ("plugin", "no plugin"), PLUGIN_TARGET, stat=min
-        )
-        failed |= failed_plugin
-        out["plugin"] = {"samples": plugin_samples, "results": plugin_results}
+    extra_tables = [
+        (
+            "plugin",
+            run_plugin,
+            plugin_samples,
+            PLUGIN_ROWS,
+            ("plugin", "no plugin"),
+            PLUGIN_TARGET,
+            "with the mypy plugin / without (the verdict), jax_core's corpus",
+        ),
+        (
+            "shapes",
+            run_shapes,
+            shape_samples,
+            SHAPES_ROWS,
+            ("shapes", "no shapes"),
+            SHAPES_TARGET,
+            "of mypy + plugin with shape checking / with `shapes = false`, on typing/shapes and typing/public",
+        ),
+    ]
+    for key, wanted, table_samples, rows, libs, target, what in extra_tables:
+        if not wanted:
+            continue
+        table_results, table_failed = _table(table_samples, rows, libs, target, stat=min)
+        failed |= table_failed
+        out[key] = {"samples": table_samples, "results": table_results}
         print(
-            "\nratio: wall time with the mypy plugin / without (the verdict), jax_core's corpus, best of"
-            " the rounds; cpu ratio: CPU time (user+sys), best of the rounds."
-        )
-    if run_shapes:
-        shape_results, failed_shapes = _table(
-            shape_samples, SHAPES_ROWS, ("shapes", "no shapes"), SHAPES_TARGET, stat=min
-        )
-        failed |= failed_shapes
-        out["shapes"] = {"samples": shape_samples, "results": shape_results}
-        print(
-            "\nratio: wall time of mypy + plugin with shape checking / with `shapes = false`, on typing/shapes"
-            " and typing/public, best of the rounds; cpu ratio: CPU time (user+sys), best of the rounds."
+            f"\nratio: wall time {what}, best of the rounds; cpu ratio: CPU time (user+sys), best of the rounds."
         )
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))

@@ -221,21 +221,6 @@ def static(expr: Expression | None, t: Type | None) -> Static:
     return UNKNOWN
 
 
-class Erase(TypeTranslator):
-    """Drops every shape (callee names that mean nothing to the caller)."""
-
-    def visit_instance(self, t: Instance, /) -> Type:
-        if t.type.fullname in (_names.ARRAY, "builtins.int") and t.args and not t.type.type_vars:
-            return t.copy_modified(args=[])  # pyright: ignore[reportUnknownMemberType]  (mypy's Bogus[] parameters)
-        return super().visit_instance(t)
-
-    def visit_union_type(self, t: UnionType, /) -> Type:
-        return UnionType([i.accept(self) for i in t.items], t.line, t.column)
-
-    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
-        return get_proper_type(t).accept(self) if has_shapes(t) else t
-
-
 class Rewrite(TypeTranslator):
     """Applies a function to every shape in a type (a callee's result in the caller's names)."""
 
