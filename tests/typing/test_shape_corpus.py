@@ -183,6 +183,10 @@ _CASES: dict[str, dict[str, list[object]]] = {
         "layer_norm": [(2, 3, 8), (8,)],
         "use": [(4, 16, 32), (32,)],
     },
+    "jaxtyping_names": {
+        "scale": [(2, 3), (3, 4)],
+        "use": [(4, 3), (3, 2)],
+    },
     "training": {
         "predict": [(3, 2), (3,)],
         "loss": [(3, 2), (3,), (2,)],
