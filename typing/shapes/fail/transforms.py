@@ -52,3 +52,11 @@ def iterate(c0: Float[Array, " n"]) -> Float[Array, " n"]:
 
 def jitted(x: Float[Array, "8 3"], w: Float[Array, "4 2"]) -> None:
     jax.jit(predict)(w, x[0])  # S: d is 4 (bound earlier in the call) but dimension 0 here is 3
+
+
+def shrink(c: Float[Array, " n"]) -> Float[Array, ""]:
+    return c.sum()
+
+
+def until_small(c0: Float[Array, " n"]) -> None:
+    lax.while_loop(lambda c: True, shrink, c0)  # S: returns the carry as Float[Array, ""]

@@ -66,3 +66,13 @@ def more(w: Float[Array, "3 2"], x: Float[Array, " 3"], y: Float[Array, " 2"]) -
     reveal_type(grads)  # R: Float[3 2]
     reveal_type(jax.checkpoint(predict)(w, x))  # R: Float[2]
     reveal_type(jax.vmap(predict, in_axes=(None, 0), out_axes=1)(w, x[None]))  # R: Float[2 1]
+
+
+def settle(w: Float[Array, "3 2"]) -> None:
+    def keep_going(c: Float[Array, "3 2"]) -> Array:
+        return c.sum() > 1.0
+
+    def halve(c: Float[Array, "3 2"]) -> Float[Array, "3 2"]:
+        return c / 2.0
+
+    reveal_type(lax.while_loop(keep_going, halve, w))  # R: Float[3 2]
