@@ -6,6 +6,7 @@ with both shapes in the message."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
@@ -32,7 +33,7 @@ from jax_core.mypy_plugin import _errors, _names
 from jax_core.mypy_plugin._shape_flow import FunctionFacts, Sink, collect, trusted
 from jax_core.mypy_plugin._shape_operands import Call, Operand, Rule, ShapeError
 from jax_core.mypy_plugin._shape_rules import METHODS
-from jax_core.mypy_plugin._shape_spec import Binding, Shape, Star, apply, bind, names_in
+from jax_core.mypy_plugin._shape_spec import Binding, Dim, Shape, Star, apply, bind
 from jax_core.mypy_plugin._shape_types import (
     Rewrite,
     Sym,
@@ -81,7 +82,7 @@ def facts(api: CheckerPluginInterface) -> FunctionFacts | None:
     if not found.checked_params:
         found.checked_params = True
         for expr, sink in found.returned_params:
-            check_sink(api, sink, shape_of(_param_type(func, expr)), expr)
+            check_sink(api, sink, shape_of(_param_type(func, expr)))
     return found
 
 
@@ -95,32 +96,13 @@ def _param_type(func: FuncItem, expr: NameExpr) -> Type | None:
     return None
 
 
-def check_sink(
-    api: CheckerPluginInterface, sink: Sink, actual: Shape | None, context: Context
-) -> None:
-    """The shape that reaches an annotated place, against the annotation (same names)."""
+def check_sink(api: CheckerPluginInterface, sink: Sink, actual: Shape | None) -> None:
+    """The shape that reaches an annotated place, against the annotation (same names); the
+    error is at the place (the ``return`` or the annotated assignment)."""
     expected = shape_of(sink.expected)
-    if expected is None or actual is None or actual.dims is None:
-        if expected is not None and actual is not None:
-            _check_dtype_only(api, sink, expected, actual, context)
+    if expected is None or actual is None:
         return
-    binding = Binding(dims={n: n for n in names_in(expected.dims or ())})
-    binding.stars = {
-        n: (Star(n),) for n in names_in(d for d in expected.dims or () if isinstance(d, Star))
-    }
-    problem = bind(expected, actual, binding)
-    if problem is not None:
-        report(
-            api,
-            f"{sink.what} is {actual}, but the annotation says {expected}: {problem}",
-            Context(sink.line),
-        )
-
-
-def _check_dtype_only(
-    api: CheckerPluginInterface, sink: Sink, expected: Shape, actual: Shape, context: Context
-) -> None:
-    problem = bind(Shape(expected.dtype), Shape(actual.dtype), Binding())
+    problem = bind(expected, actual, Binding.identity(expected))
     if problem is not None:
         report(
             api,
@@ -135,7 +117,7 @@ def finish(api: CheckerPluginInterface, context: Context, result: Type) -> Type:
     if f is not None:
         sink = f.sinks.get(id(context))
         if sink is not None:
-            check_sink(api, sink, shape_of(result), context)
+            check_sink(api, sink, shape_of(result))
     return result
 
 
@@ -267,8 +249,6 @@ def method_rule_hook(name: str) -> Callable[[MethodContext], Type]:
         label = label[1:]
 
     def hook(ctx: MethodContext) -> Type:
-        if isinstance(ctx.context, OpExpr) and name.startswith("__r") and name != "__rmatmul__":
-            pass
         return apply_rule(rule, label, ctx, receiver=True)
 
     return hook
@@ -300,37 +280,62 @@ def callee_signature(ctx: FunctionContext | MethodContext) -> CallableType | Non
     return as_callable(api, t) if t is not None else None
 
 
-def bind_call(ctx: FunctionContext | MethodContext, signature: CallableType | None = None) -> Type:
+def bind_argument(
+    api: CheckerPluginInterface,
+    formal_t: Type,
+    actual_t: Type,
+    expr: Expression | None,
+    binding: Binding,
+    describe: Callable[[str, Shape, Shape], str],
+    at: Context,
+    *,
+    drop_leading: bool = False,
+) -> Dim:
+    """Binds one argument's shapes (an array, or tuple items) to its parameter's names, reporting
+    at ``at`` what cannot match (``describe(where, actual, formal)`` says what it is); with
+    ``drop_leading`` (``xs`` of a scan) the leading dimension is removed first and returned."""
+    if not trusted(facts(api), expr):
+        return None
+    leading: Dim = None
+    for formal, actual, where in pairs(formal_t, actual_t):
+        a = shape_of(actual)
+        if a is None:
+            continue
+        if drop_leading:
+            if not a.dims or isinstance(a.dims[0], Star):
+                continue
+            leading, a = a.dims[0], Shape(a.dtype, a.dims[1:])
+        problem = bind(formal, a, binding)
+        if problem is not None:
+            report(api, f"{describe(where, a, formal)}: {problem}", at)
+    return leading
+
+
+def bind_call(ctx: FunctionContext | MethodContext) -> Type:
     """A call of a function whose annotations carry shapes: each argument's shape against its
     parameter's, one binding of the names for the whole call, the result in the caller's names."""
     default = ctx.default_return_type
     if not has_shapes(default) and not any(has_shapes(t) for types in ctx.arg_types for t in types):
         return default  # nothing shaped goes in or comes out: nothing to bind or check
-    c = signature or callee_signature(ctx)
+    c = callee_signature(ctx)
     if c is None or not (has_shapes(c) or has_shapes(default)):
         return default
     binding = Binding()
-    f = facts(ctx.api)
     if len(c.arg_types) == len(ctx.arg_types):
+        fn = _name(c, ctx.context)
         for i, (formal_t, exprs, types) in enumerate(
             zip(c.arg_types, ctx.args, ctx.arg_types, strict=True)
         ):
             if len(exprs) != 1 or len(types) != 1:
                 continue
-            for formal, actual, where in pairs(formal_t, types[0]):
-                a = shape_of(actual)
-                if a is None or not trusted(f, exprs[0]):
-                    continue
-                problem = bind(formal, a, binding)
-                if problem is not None:
-                    name = c.arg_names[i] or f"#{i + 1}"
-                    report(
-                        ctx.api,
-                        f"argument {name!r}{where} of {_name(c, ctx.context)} is {a}, but the parameter is {formal}: {problem}",
-                        exprs[0],
-                    )
+            describe = partial(_argument_text, c.arg_names[i] or f"#{i + 1}", fn)
+            bind_argument(ctx.api, formal_t, types[0], exprs[0], binding, describe, exprs[0])
     result = Rewrite(ctx.api, lambda s: apply(s, binding))
     return finish(ctx.api, ctx.context, default.accept(result))
+
+
+def _argument_text(name: str, fn: str, where: str, actual: Shape, formal: Shape) -> str:
+    return f"argument {name!r}{where} of {fn} is {actual}, but the parameter is {formal}"
 
 
 def _name(c: CallableType, context: Context) -> str:
@@ -395,8 +400,3 @@ def is_array_method(fullname: str) -> str | None:
         name = fullname[len(prefix) :]
         return name if name in METHODS else None
     return None
-
-
-def is_shaped_instance(t: Type) -> bool:
-    p = get_proper_type(t)
-    return isinstance(p, Instance) and shape_of(p) is not None

@@ -288,6 +288,15 @@ class Binding:
     dims: dict[str, Dim] = field(default_factory=dict[str, Dim])
     stars: dict[str, tuple[Dim, ...]] = field(default_factory=dict[str, tuple[Dim, ...]])
 
+    @classmethod
+    def identity(cls, shape: Shape) -> Binding:
+        """Every name of ``shape`` bound to itself: comparing two shapes in one function's
+        names (a result against the annotation of the place it goes to)."""
+        dims = shape.dims or ()
+        binding = cls(dims={n: n for n in names_in(dims)})
+        binding.stars = {d.name: (d,) for d in dims if isinstance(d, Star) and d.name}
+        return binding
+
     def bind(self, name: str, actual: Dim, broadcast: bool, position: int = 0) -> str | None:
         if name not in self.dims or self.dims[name] is None:
             if not (broadcast and actual == 1):

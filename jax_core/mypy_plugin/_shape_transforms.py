@@ -5,6 +5,7 @@ bind names like any call); ``lax.scan`` checks the carry and stacks ``ys``; ``fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from mypy.nodes import Context
@@ -12,7 +13,7 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import CallableType, Instance, TupleType, Type, UnionType, get_proper_type
 
 from jax_core.mypy_plugin._args import named_args
-from jax_core.mypy_plugin._shape_calls import facts, pairs, report
+from jax_core.mypy_plugin._shape_calls import bind_argument, facts, pairs, report
 from jax_core.mypy_plugin._shape_flow import trusted
 from jax_core.mypy_plugin._shape_spec import Binding, Dim, Shape, Star, apply, bind, names_in
 from jax_core.mypy_plugin._shape_types import (
@@ -108,10 +109,9 @@ def _erase(api: CheckerPluginInterface, t: Type) -> Type:
     return t.accept(Rewrite(api, lambda s: Shape(s.dtype, None)))
 
 
-def _identity(formal: Shape) -> Binding:
-    b = Binding(dims={n: n for n in names_in(formal.dims or ())})
-    b.stars = {d.name: (d,) for d in formal.dims or () if isinstance(d, Star) and d.name}
-    return b
+def _body_takes(what: str) -> Callable[[str, Shape, Shape], str]:
+    """How an argument of a loop is described in messages."""
+    return lambda where, a, formal: f"{what}{where} is {a}, but the body takes {formal}"
 
 
 def _carry_check(
@@ -127,43 +127,13 @@ def _carry_check(
         a = shape_of(actual)
         if a is None:
             continue
-        problem = bind(formal, a, _identity(formal))
+        problem = bind(formal, a, Binding.identity(formal))
         if problem is not None:
             report(
                 api,
                 f"{what} returns the carry{where} as {a}, but takes it as {formal}: {problem}",
                 context,
             )
-
-
-def _bind_arg(
-    api: CheckerPluginInterface,
-    formal_t: Type,
-    actual_t: Type,
-    expr: object,
-    binding: Binding,
-    what: str,
-    context: Context,
-    drop_leading: bool = False,
-) -> Dim:
-    """Binds one argument's shapes; answers the leading dimension dropped (for ``xs``)."""
-    leading: Dim = None
-    f = facts(api)
-    if not trusted(f, expr if not isinstance(expr, type) else None):  # type: ignore[arg-type]
-        return None
-    for formal, actual, where in pairs(formal_t, actual_t):
-        a = shape_of(actual)
-        if a is None or a.dims is None:
-            continue
-        if drop_leading:
-            if not a.dims or isinstance(a.dims[0], Star):
-                continue
-            leading = a.dims[0]
-            a = Shape(a.dtype, a.dims[1:])
-        problem = bind(formal, a, binding)
-        if problem is not None:
-            report(api, f"{what}{where} is {a}, but the body takes {formal}: {problem}", context)
-    return leading
 
 
 def scan_hook(ctx: FunctionContext) -> Type:
@@ -180,24 +150,24 @@ def scan_hook(ctx: FunctionContext) -> Type:
     items = ret.items
     _carry_check(ctx.api, c, 0, items[0], args["f"].expr or ctx.context, "the scanned function")
     binding = Binding()
-    _bind_arg(
+    bind_argument(
         ctx.api,
         c.arg_types[0],
         args["init"].type,
         args["init"].expr,
         binding,
-        "init",
+        _body_takes("init"),
         args["init"].expr or ctx.context,
     )
     leading: Dim = None
     if "xs" in args:
-        leading = _bind_arg(
+        leading = bind_argument(
             ctx.api,
             c.arg_types[1],
             args["xs"].type,
             args["xs"].expr,
             binding,
-            "xs (one step)",
+            _body_takes("xs (one step)"),
             args["xs"].expr or ctx.context,
             drop_leading=True,
         )
@@ -229,13 +199,13 @@ def loop_hook(ctx: FunctionContext, *, body: str, carry_index: int) -> Type:
     _carry_check(ctx.api, c, carry_index, c.ret_type, where, "the loop body")
     binding = Binding()
     init = args["init_val"]
-    _bind_arg(
+    bind_argument(
         ctx.api,
         c.arg_types[carry_index],
         init.type,
         init.expr,
         binding,
-        "init_val",
+        _body_takes("init_val"),
         init.expr or ctx.context,
     )
     if pairs(c.arg_types[carry_index], init.type) and trusted(facts(ctx.api), init.expr):
